@@ -1,0 +1,161 @@
+/**
+ * JSON Schema of `schemarouter.config.json`. The same object is published as
+ * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
+ */
+
+const env = {
+  type: "object",
+  required: ["env"],
+  additionalProperties: false,
+  properties: { env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "Environment variable name." } },
+} as const;
+
+const fieldOverlay = {
+  type: "object",
+  required: ["id", "path"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", minLength: 1, description: "Logical field ID." },
+    path: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description: "Path in the raw output; '*' walks a declared array." },
+    resultPath: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+    description: { type: "string" },
+    aliases: { type: "array", items: { type: "string" } },
+    semanticId: { type: "string" },
+    unit: { type: "string" },
+    dimensions: { type: "string" },
+    normalization: {
+      type: "object",
+      required: ["canonicalUnit", "scale"],
+      additionalProperties: false,
+      properties: { canonicalUnit: { type: "string" }, scale: { type: "number" }, offset: { type: "number" } },
+    },
+    qualifiers: { type: "object", additionalProperties: { type: "string" } },
+    identifier: { type: "boolean" },
+    provenance: { type: "string" },
+    license: { type: "string" },
+  },
+} as const;
+
+const endpointOverlay = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    fields: { type: "array", items: fieldOverlay, description: "Trusted result contract: fields added to the endpoint." },
+    replaceFields: { type: "boolean", description: "Declare only the overlay fields (drop the derived ones)." },
+    serverProjection: {
+      type: "object",
+      required: ["parameter", "selectors"],
+      additionalProperties: false,
+      properties: {
+        parameter: { type: "string" },
+        selectors: { type: "object", additionalProperties: { type: "string" } },
+        always: { type: "array", items: { type: "string" } },
+        separator: { type: "string" },
+      },
+    },
+  },
+} as const;
+
+const overlays = {
+  type: "object",
+  additionalProperties: false,
+  properties: { endpoints: { type: "object", additionalProperties: endpointOverlay } },
+} as const;
+
+const openapiSource = {
+  type: "object",
+  required: ["kind", "location"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "openapi" },
+    location: { type: "string", minLength: 1, description: "File path (relative to this config) or https URL." },
+    schemaHeaders: {
+      type: "object",
+      additionalProperties: env,
+      description: "Headers sent only when fetching the document, each from a named environment variable.",
+    },
+    overlays,
+  },
+} as const;
+
+const localSource = {
+  type: "object",
+  required: ["kind", "module"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "local" },
+    module: { type: "string", minLength: 1, description: "Module (.ts, .js, .mjs) whose default export is defineLocalTool(...)." },
+    export: { type: "string", description: "Named export to use instead of the default export." },
+    overlays,
+  },
+} as const;
+
+const mcpSource = {
+  type: "object",
+  required: ["kind"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "mcp" },
+    stdio: {
+      type: "object",
+      required: ["command"],
+      additionalProperties: false,
+      properties: {
+        command: { type: "string", minLength: 1 },
+        args: { type: "array", items: { type: "string" } },
+        cwd: { type: "string" },
+        env: { type: "array", items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, description: "Names of environment variables passed to the server; nothing else leaks." },
+      },
+    },
+    url: { type: "string", description: "Streamable HTTP endpoint (no credentials in the URL)." },
+    headers: { type: "object", additionalProperties: env },
+    effects: { type: "object", additionalProperties: { enum: ["read", "write", "destructive"] } },
+    results: {
+      type: "object",
+      additionalProperties: { type: "object", required: ["fields"], additionalProperties: false, properties: { fields: { type: "array", items: fieldOverlay } } },
+    },
+    overlays,
+  },
+} as const;
+
+const optimadeSource = {
+  type: "object",
+  required: ["kind", "location"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "optimade" },
+    location: { type: "string", minLength: 1, description: "Provider base URL (with or without the /v1 suffix)." },
+    overlays,
+  },
+} as const;
+
+export const CONFIG_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://schemarouter.dev/schemarouter.config.schema.json",
+  title: "schemarouter.config.json",
+  type: "object",
+  required: ["sources"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    outDir: { type: "string", default: "schemarouter", description: "Where artifacts and bindings are written." },
+    lockfile: { type: "string", default: "schemarouter.lock.json" },
+    runtimeImport: { type: "string", default: "schemarouter", description: "Module specifier the generated bindings import." },
+    allowInsecureHttp: { type: "boolean", default: false, description: "Allow plain http:// sources on non-loopback hosts." },
+    sources: {
+      type: "object",
+      propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },
+      additionalProperties: {
+        type: "object",
+        required: ["kind"],
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade"] } },
+        allOf: [
+          { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
+          { if: { properties: { kind: { const: "local" } } }, then: localSource },
+          { if: { properties: { kind: { const: "mcp" } } }, then: mcpSource },
+          { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
+        ],
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,30 @@
+/**
+ * Dispatch table of source adapters: a new SourceKind fails the build until it is handled here.
+ */
+import type { SourceKind } from "../../runtime/model.js";
+import type { LocalSourceConfig, McpSourceConfig, OpenApiSourceConfig, OptimadeSourceConfig } from "../config.js";
+import { CompileError } from "../errors.js";
+import { localAdapter } from "./local.js";
+import { openapiAdapter } from "./openapi/index.js";
+import type { SourceAdapter } from "./types.js";
+
+interface ConfigByKind {
+  readonly openapi: OpenApiSourceConfig;
+  readonly local: LocalSourceConfig;
+  readonly mcp: McpSourceConfig;
+  readonly optimade: OptimadeSourceConfig;
+}
+
+const pending = (kind: SourceKind): SourceAdapter<never> => ({
+  kind,
+  resolve() {
+    return Promise.reject(new CompileError("CONFIG_INVALID", `source kind "${kind}" is not available yet`));
+  },
+});
+
+export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
+  openapi: openapiAdapter,
+  local: localAdapter,
+  mcp: pending("mcp"),
+  optimade: pending("optimade"),
+};

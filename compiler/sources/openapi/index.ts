@@ -1,0 +1,150 @@
+/**
+ * The OpenAPI SourceAdapter: one ToolSpec per document, one EndpointSpec per operation, shared
+ * schemas stored once as `$defs`, and a compatibility report of everything partial or unsupported.
+ * Spec: OpenAPI 3.0.3 / 3.1.0 §4.8.8 (Paths Object), §4.8.5 (Server Object), §4.8.1 (webhooks).
+ */
+import { $RefParser } from "@apidevtools/json-schema-ref-parser";
+import { DefinitionSet, encodePointerToken } from "../../../runtime/fingerprint.js";
+import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "../../../runtime/model.js";
+import { sanitizeLocation } from "../../../runtime/url.js";
+import type { OpenApiSourceConfig } from "../../config.js";
+import { SourceError } from "../../errors.js";
+import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
+import { loadOpenApiDocument } from "./document.js";
+import { buildEndpoint, METHODS } from "./operation-object.js";
+import { SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+
+type Node = Record<string, unknown>;
+
+export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
+  kind: "openapi",
+  async resolve(name: string, config: OpenApiSourceConfig, context: SourceContext): Promise<SourceResult> {
+    const loaded = await loadOpenApiDocument(name, config.location, config.schemaHeaders, context);
+    const { doc } = loaded;
+    let refs: { get(ref: string): unknown };
+    try {
+      refs = await new $RefParser().resolve(structuredClone(doc), { resolve: { external: false } });
+    } catch (error) {
+      throw new SourceError(name, "SOURCE_INVALID", `resolving $refs failed: ${(error as Error).message}`, {}, { cause: error });
+    }
+    const lookup = (ref: string): unknown => {
+      try {
+        return refs.get(ref);
+      } catch {
+        return undefined;
+      }
+    };
+    const issues: CompatibilityIssue[] = [];
+    const report = (issue: CompatibilityIssue) => issues.push(issue);
+    const converter = new SchemaConverter(lookup, loaded.version, report);
+    const endpoints = compileOperations(doc, converter, report);
+    reportDocumentLevel(doc, report);
+    for (const def of converter.recursiveDefinitions()) {
+      report({ pointer: converter.pointerOf(def) ?? `/$defs/${encodePointerToken(def)}`, construct: "recursive-ref", level: "partial", message: `schema "${def}" is recursive: validated in full; fields and types stop at the recursion.` });
+    }
+    const info = (doc.info ?? {}) as Node;
+    const server = firstServer(doc);
+    const tool: ToolSpec = {
+      name,
+      namespace: name,
+      description: [info.title, info.description].filter((part) => typeof part === "string" && part !== "").join("\n\n"),
+      provider: typeof info.title === "string" && info.title !== "" ? info.title : name,
+      accessMode: "rest",
+      remote: true,
+      execution: { transport: "http", basePath: server.basePath, ...(server.origin !== undefined ? { origin: server.origin } : {}) },
+      endpoints,
+      metadata: {
+        openapi: String(doc.openapi),
+        version: typeof info.version === "string" ? info.version : null,
+        servers: serverUrls(doc),
+      },
+    };
+    return {
+      tools: [tool],
+      defs: usedDefs(converter.defs, endpoints),
+      compatibility: sortIssues(issues),
+      documentDigest: loaded.documentDigest,
+      location: loaded.location,
+    };
+  },
+};
+
+function compileOperations(doc: Node, converter: SchemaConverter, report: (issue: CompatibilityIssue) => void): EndpointSpec[] {
+  const endpoints: EndpointSpec[] = [];
+  const names = new Set<string>();
+  const paths = (doc.paths ?? {}) as Node;
+  for (const [path, rawItem] of Object.entries(paths)) {
+    let pathItem = rawItem as Node;
+    if (typeof pathItem?.$ref === "string") pathItem = (converter.lookup(pathItem.$ref) ?? {}) as Node;
+    if (pathItem === null || typeof pathItem !== "object") continue;
+    const itemPointer = `/paths/${encodePointerToken(path)}`;
+    if (pathItem.servers !== undefined) report({ pointer: `${itemPointer}/servers`, construct: "operation-servers", level: "partial", message: "path-level servers are descriptive; the binding's base URL is used." });
+    for (const method of METHODS) {
+      const operation = pathItem[method] as Node | undefined;
+      if (operation === undefined || operation === null || typeof operation !== "object") continue;
+      const pointer = `${itemPointer}/${method}`;
+      if (operation.servers !== undefined) report({ pointer: `${pointer}/servers`, construct: "operation-servers", level: "partial", message: "operation-level servers are descriptive; the binding's base URL is used." });
+      const name = endpointName(operation, method, path, names, pointer, report);
+      try {
+        endpoints.push(buildEndpoint({ name, path, method, pathItem, operation, globalSecurity: doc.security }, converter, report));
+      } catch (error) {
+        if (!(error instanceof UnsupportedConstruct)) throw error;
+        report(error.issue);
+        names.delete(name);
+      }
+    }
+  }
+  return endpoints;
+}
+
+function endpointName(operation: Node, method: string, path: string, taken: Set<string>, pointer: string, report: (issue: CompatibilityIssue) => void): string {
+  const id = typeof operation.operationId === "string" && operation.operationId.trim() !== "" ? operation.operationId.trim() : undefined;
+  const base = id ?? `${method}_${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "root"}`;
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  if (id !== undefined && name !== id) {
+    report({ pointer: `${pointer}/operationId`, construct: "duplicate-operation-id", level: "partial", message: `operationId "${id}" is used more than once; this operation is named "${name}".` });
+  }
+  taken.add(name);
+  return name;
+}
+
+function reportDocumentLevel(doc: Node, report: (issue: CompatibilityIssue) => void): void {
+  const webhooks = doc.webhooks;
+  if (webhooks !== null && typeof webhooks === "object") {
+    for (const hook of Object.keys(webhooks)) report({ pointer: `/webhooks/${encodePointerToken(hook)}`, construct: "webhook", level: "unsupported", message: "webhooks are incoming calls; they are not compiled into capabilities." });
+  }
+  const servers = Array.isArray(doc.servers) ? (doc.servers as Node[]) : [];
+  servers.forEach((server, index) => {
+    if (server?.variables !== undefined) report({ pointer: `/servers/${index}/variables`, construct: "server-variables", level: "partial", message: "server variables are not expanded; the binding's base URL is used." });
+  });
+}
+
+function firstServer(doc: Node): { origin?: string; basePath: string } {
+  const url = Array.isArray(doc.servers) ? (doc.servers[0] as Node | undefined)?.url : undefined;
+  if (typeof url !== "string" || url.includes("{")) return { basePath: "" };
+  try {
+    const parsed = new URL(url);
+    return { origin: parsed.origin, basePath: parsed.pathname.replace(/\/+$/, "") };
+  } catch {
+    return { basePath: url.replace(/\/+$/, "") };
+  }
+}
+
+function serverUrls(doc: Node): string[] {
+  if (!Array.isArray(doc.servers)) return [];
+  return (doc.servers as Node[]).flatMap((server) => (typeof server?.url === "string" ? [sanitizeLocation(server.url)] : []));
+}
+
+/** The definitions reachable from the compiled endpoints, sorted by name. */
+function usedDefs(defs: Record<string, JsonSchema>, endpoints: readonly EndpointSpec[]): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
+  return out;
+}
+
+function sortIssues(issues: CompatibilityIssue[]): CompatibilityIssue[] {
+  const unique = new Map<string, CompatibilityIssue>();
+  for (const issue of issues) unique.set(`${issue.pointer}\u0000${issue.construct}`, issue);
+  return [...unique.values()].sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.construct < b.construct ? -1 : a.construct > b.construct ? 1 : 0));
+}

@@ -1,0 +1,147 @@
+/**
+ * Operation Objects → EndpointSpecs: name, side effect from the method, input from parameters and
+ * request body, output from the 2xx JSON response, fields from the output schema.
+ * Spec: OpenAPI 3.1.0 §4.8.10 (Operation Object), §4.8.16–17 (Responses / Response Object),
+ * §4.8.18 (Callback Object), §4.8.30 (Security Requirement Object).
+ */
+import { deriveFields } from "../../../runtime/fields.js";
+import { encodePointerToken } from "../../../runtime/fingerprint.js";
+import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "../../../runtime/model.js";
+import { buildInput, isJsonMediaType } from "./parameter-object.js";
+import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+
+type Node = Record<string, unknown>;
+
+export const METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Side effect from the HTTP method (trusted: it is what the transport will send). */
+export const METHOD_EFFECT: Readonly<Record<HttpMethod, Effect>> = {
+  get: "read",
+  head: "read",
+  options: "read",
+  post: "write",
+  put: "write",
+  patch: "write",
+  delete: "destructive",
+  trace: "unclassified",
+};
+
+export interface OperationInput {
+  readonly name: string;
+  readonly path: string;
+  readonly method: HttpMethod;
+  readonly pathItem: Node;
+  readonly operation: Node;
+  readonly globalSecurity: unknown;
+}
+
+export function buildEndpoint(
+  input: OperationInput,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+): EndpointSpec {
+  const { operation, method, path } = input;
+  const pathItemPointer = `/paths/${encodePointerToken(path)}`;
+  const pointer = `${pathItemPointer}/${method}`;
+  if (operation.callbacks !== undefined) {
+    report({ pointer: `${pointer}/callbacks`, construct: "callback", level: "unsupported", message: "callbacks are not compiled; the operation itself is." });
+  }
+  const contract = buildInput(input.pathItem, operation, pointer, pathItemPointer, converter, report);
+  const output = buildOutput(operation, pointer, converter, report);
+  const derived = deriveFields(output.schema, converter.defs);
+  if (derived.usedComposition) {
+    report({ pointer: output.pointer, construct: "composition", level: "partial", message: "output fields were derived from merged allOf properties." });
+  }
+  const security = securityOf(operation.security ?? input.globalSecurity);
+  const description = [operation.summary, operation.description].filter((part) => typeof part === "string" && part !== "").join("\n\n");
+  return {
+    name: input.name,
+    description,
+    effect: METHOD_EFFECT[method],
+    parameters: contract.parameters,
+    inputSchema: contract.inputSchema,
+    outputSchema: output.schema,
+    fields: derived.fields,
+    execution: {
+      kind: "http",
+      method,
+      path,
+      ...(contract.requestBody !== undefined ? { requestBody: contract.requestBody } : {}),
+      successStatus: output.status,
+      ...(security.length > 0 ? { security } : {}),
+    },
+    metadata: {
+      operationId: typeof operation.operationId === "string" ? operation.operationId : null,
+      tags: Array.isArray(operation.tags) ? (operation.tags.filter((tag) => typeof tag === "string") as string[]) : [],
+      deprecated: operation.deprecated === true,
+    },
+  };
+}
+
+function buildOutput(
+  operation: Node,
+  pointer: string,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+): { schema: JsonSchema; status: number[]; pointer: string } {
+  const responses = (operation.responses ?? {}) as Node;
+  const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort();
+  if (codes.length === 0) {
+    report({ pointer: `${pointer}/responses`, construct: "no-success-response", level: "partial", message: "no 2xx response is declared; any 2xx JSON body is accepted." });
+    return { schema: {}, status: range2xx(), pointer: `${pointer}/responses` };
+  }
+  const schemas: JsonSchema[] = [];
+  const status: number[] = [];
+  let firstPointer = `${pointer}/responses/${codes[0]}`;
+  for (const code of codes) {
+    let response = responses[code] as Node | undefined;
+    let where = `${pointer}/responses/${code}`;
+    if (typeof response?.$ref === "string") {
+      where = response.$ref.slice(1);
+      response = converter.lookup(response.$ref) as Node | undefined;
+      if (response === undefined) throw new UnsupportedConstruct({ pointer: `${pointer}/responses/${code}`, construct: "unresolved-ref", level: "unsupported", message: "response reference does not resolve." });
+    }
+    status.push(...(code.toUpperCase() === "2XX" ? range2xx() : [Number(code)]));
+    const content = (response?.content ?? undefined) as Node | undefined;
+    if (content === undefined || Object.keys(content).length === 0) {
+      schemas.push({ type: "null" });
+      continue;
+    }
+    const jsonType = Object.keys(content).find(isJsonMediaType);
+    if (jsonType === undefined) {
+      throw new UnsupportedConstruct({
+        pointer: `${where}/content`,
+        construct: "non-json-response",
+        level: "unsupported",
+        message: `the ${code} response is not JSON (${Object.keys(content).join(", ")}); the operation is left out.`,
+      });
+    }
+    const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
+    if (schemas.length === 0) firstPointer = schemaPointer;
+    schemas.push(converter.convert((content[jsonType] as Node).schema ?? {}, schemaPointer));
+  }
+  const unique = dedupe(schemas);
+  if (unique.length > 1) {
+    report({ pointer: `${pointer}/responses`, construct: "multiple-success-responses", level: "partial", message: `${codes.join(", ")} declare different bodies; the output is validated as anyOf them.` });
+  }
+  return { schema: unique.length === 1 ? unique[0]! : { anyOf: unique }, status: [...new Set(status)].sort((a, b) => a - b), pointer: firstPointer };
+}
+
+function dedupe(schemas: JsonSchema[]): JsonSchema[] {
+  const seen = new Map<string, JsonSchema>();
+  for (const schema of schemas) seen.set(JSON.stringify(schema), schema);
+  return [...seen.values()];
+}
+
+function range2xx(): number[] {
+  return Array.from({ length: 100 }, (_, index) => 200 + index);
+}
+
+function securityOf(requirements: unknown): string[] {
+  if (!Array.isArray(requirements)) return [];
+  const names = new Set<string>();
+  for (const requirement of requirements) {
+    if (requirement !== null && typeof requirement === "object") for (const name of Object.keys(requirement)) names.add(name);
+  }
+  return [...names].sort();
+}

@@ -1,0 +1,183 @@
+/**
+ * Parameter Objects and Request Body Objects → ParameterSpecs plus the endpoint input schema.
+ * Spec: OpenAPI 3.1.0 §4.8.12 (Parameter Object; "in": path, query, header, cookie) and §4.8.13
+ * (Request Body Object). JSON object bodies are flattened into `body` parameters.
+ */
+import type { CompatibilityIssue, HttpRequestBody, JsonSchema, ParameterSpec } from "../../../runtime/model.js";
+import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
+import { encodePointerToken } from "../../../runtime/fingerprint.js";
+import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+
+type Node = Record<string, unknown>;
+
+/** Headers the OpenAPI spec says to ignore as parameters (§4.8.12.1). */
+const IGNORED_HEADERS = new Set(["accept", "content-type"]);
+
+export interface InputContract {
+  readonly parameters: ParameterSpec[];
+  readonly inputSchema: JsonSchema;
+  readonly requestBody?: HttpRequestBody;
+}
+
+export function buildInput(
+  pathItem: Node,
+  operation: Node,
+  pointer: string,
+  pathItemPointer: string,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+): InputContract {
+  const merged = new Map<string, { param: Node; pointer: string }>();
+  const collect = (list: unknown, base: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, index) => {
+      let param = entry as Node;
+      let where = `${base}/${index}`;
+      if (typeof param?.$ref === "string") {
+        where = param.$ref.slice(1);
+        param = converter.lookup(param.$ref) as Node;
+        if (param === undefined) {
+          throw new UnsupportedConstruct({ pointer: `${base}/${index}`, construct: "unresolved-ref", level: "unsupported", message: `parameter reference ${(entry as Node).$ref} does not resolve.` });
+        }
+      }
+      if (typeof param?.name !== "string" || typeof param.in !== "string") return;
+      merged.set(`${param.in}:${param.name}`, { param, pointer: where });
+    });
+  };
+  collect(pathItem.parameters, `${pathItemPointer}/parameters`);
+  collect(operation.parameters, `${pointer}/parameters`);
+
+  const parameters: ParameterSpec[] = [];
+  const taken = new Set<string>();
+  for (const { param, pointer: where } of merged.values()) {
+    const location = param.in as string;
+    const wire = param.name as string;
+    const required = location === "path" ? true : param.required === true;
+    if (location === "cookie") {
+      const issue: CompatibilityIssue = { pointer: where, construct: "cookie-param", level: "unsupported", message: `cookie parameter "${wire}" is not supported${required ? "; the operation is left out" : " and is not offered"}.` };
+      if (required) throw new UnsupportedConstruct(issue);
+      report(issue);
+      continue;
+    }
+    if (location === "header" && (isSensitiveHeader(wire) || IGNORED_HEADERS.has(wire.toLowerCase()))) {
+      report({ pointer: where, construct: "sensitive-header", level: "partial", message: `header "${wire}" is not a tool parameter; set it in the trusted runtime binding (headers).` });
+      continue;
+    }
+    if (location !== "path" && location !== "query" && location !== "header") continue;
+    let schema: JsonSchema = {};
+    if (param.schema !== undefined) schema = converter.convert(param.schema, `${where}/schema`);
+    else if (param.content !== null && typeof param.content === "object") {
+      const [mediaType, media] = Object.entries(param.content as Node)[0] ?? [];
+      report({ pointer: `${where}/content`, construct: "parameter-content", level: "partial", message: `parameter "${wire}" uses content (${mediaType}); it is sent as JSON text.` });
+      schema = converter.convert((media as Node | undefined)?.schema ?? {}, `${where}/content/${encodePointerToken(mediaType ?? "")}/schema`);
+    }
+    if (param.style !== undefined && !["simple", "form"].includes(param.style as string)) {
+      report({ pointer: `${where}/style`, construct: "parameter-style", level: "partial", message: `style "${String(param.style)}" is not serialized specially; values are sent in form style.` });
+    }
+    const name = uniqueName(wire, location, taken);
+    parameters.push({
+      name,
+      location: location as ParameterSpec["location"],
+      ...(name !== wire ? { wireName: wire } : {}),
+      required,
+      schema,
+      ...(typeof param.description === "string" ? { description: param.description } : {}),
+    });
+  }
+
+  const body = buildBody(operation, pointer, converter, report, taken);
+  parameters.push(...body.parameters);
+  const properties: Record<string, JsonSchema> = {};
+  for (const parameter of parameters) properties[parameter.name] = parameter.schema;
+  const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+  return {
+    parameters,
+    inputSchema: { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
+    ...(body.requestBody !== undefined ? { requestBody: body.requestBody } : {}),
+  };
+}
+
+function uniqueName(wire: string, location: string, taken: Set<string>): string {
+  let name = taken.has(wire) ? `${location}_${wire}` : wire;
+  for (let i = 2; taken.has(name); i++) name = `${location}_${wire}_${i}`;
+  taken.add(name);
+  return name;
+}
+
+function buildBody(
+  operation: Node,
+  pointer: string,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+  taken: Set<string>,
+): { parameters: ParameterSpec[]; requestBody?: HttpRequestBody } {
+  let body = operation.requestBody as Node | undefined;
+  let where = `${pointer}/requestBody`;
+  if (body === undefined || body === null) return { parameters: [] };
+  if (typeof body.$ref === "string") {
+    where = body.$ref.slice(1);
+    body = converter.lookup(body.$ref) as Node | undefined;
+    if (body === undefined) throw new UnsupportedConstruct({ pointer: `${pointer}/requestBody`, construct: "unresolved-ref", level: "unsupported", message: "request body reference does not resolve." });
+  }
+  const required = body.required === true;
+  const content = (body.content ?? {}) as Node;
+  const jsonType = Object.keys(content).find(isJsonMediaType);
+  if (jsonType === undefined) {
+    const types = Object.keys(content).join(", ") || "none";
+    const issue: CompatibilityIssue = { pointer: `${where}/content`, construct: "non-json-body", level: "unsupported", message: `request body media types (${types}) are not JSON${required ? "; the operation is left out" : "; the body is not offered"}.` };
+    if (required) throw new UnsupportedConstruct(issue);
+    report(issue);
+    return { parameters: [] };
+  }
+  const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
+  const rawSchema = (content[jsonType] as Node | undefined)?.schema ?? {};
+  const schema = converter.convert(rawSchema, schemaPointer);
+  const resolved = resolveLocal(schema, converter);
+  const flat =
+    resolved !== undefined &&
+    resolved.type === "object" &&
+    resolved.properties !== null &&
+    typeof resolved.properties === "object" &&
+    !["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"].some((key) => key in resolved);
+  if (!flat) {
+    const name = uniqueName("body", "body", taken);
+    return {
+      parameters: [{ name, location: "body", required, schema }],
+      requestBody: { contentType: "application/json", mode: "value", parameter: name, required },
+    };
+  }
+  const bodyRequired = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
+  const parameters: ParameterSpec[] = [];
+  for (const [property, propSchema] of Object.entries(resolved.properties as Record<string, JsonSchema>)) {
+    const name = uniqueName(property, "body", taken);
+    parameters.push({
+      name,
+      location: "body",
+      ...(name !== property ? { wireName: property } : {}),
+      required: required && bodyRequired.has(property),
+      schema: propSchema,
+      ...(typeof propSchema === "object" && typeof propSchema.description === "string" ? { description: propSchema.description } : {}),
+    });
+  }
+  return { parameters, requestBody: { contentType: "application/json", mode: "properties", required } };
+}
+
+export function isJsonMediaType(type: string): boolean {
+  const base = type.split(";")[0]!.trim().toLowerCase();
+  return base === "application/json" || /^application\/[a-z0-9.+-]*\+json$/.test(base);
+}
+
+/** Follows `#/$defs/…` refs of converted schemas through the converter's definitions. */
+function resolveLocal(schema: JsonSchema, converter: SchemaConverter): Node | undefined {
+  let current: JsonSchema | undefined = schema;
+  for (let hops = 0; hops < 32 && current !== undefined && typeof current === "object"; hops++) {
+    const ref: unknown = (current as Node).$ref;
+    if (typeof ref !== "string") return current as Node;
+    current = converter.defs[decodeDef(ref)];
+  }
+  return undefined;
+}
+
+function decodeDef(ref: string): string {
+  return ref.replace(/^#\/\$defs\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
+}

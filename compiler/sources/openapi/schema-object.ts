@@ -1,0 +1,237 @@
+/**
+ * Schema Objects → JSON Schema 2020-12 with shared `$defs`.
+ * Spec: OpenAPI 3.0.3 §4.7.24 (Schema Object: nullable, exclusiveMinimum as boolean, discriminator)
+ * and OpenAPI 3.1.0 §4.8.24 (Schema Object = JSON Schema 2020-12 dialect).
+ *
+ * OAS 3.0 keyword conversion uses @openapi-contrib/openapi-schema-to-json-schema; this module
+ * rewrites local `$ref`s to `#/$defs/<name>`, stores each referenced schema once, and records every
+ * partial or unsupported construct with its JSON pointer.
+ */
+import { fromSchema } from "@openapi-contrib/openapi-schema-to-json-schema";
+import { decodePointerToken, encodePointerToken } from "../../../runtime/fingerprint.js";
+import type { CompatibilityIssue, JsonSchema } from "../../../runtime/model.js";
+import type { OpenApiVersion } from "./document.js";
+
+type Node = Record<string, unknown>;
+
+/** Thrown when a contract depends on something that cannot be resolved; the endpoint is left out. */
+export class UnsupportedConstruct extends Error {
+  constructor(readonly issue: CompatibilityIssue) {
+    super(issue.message);
+  }
+}
+
+const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const SUBSCHEMA_SINGLE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"];
+
+export class SchemaConverter {
+  readonly defs: Record<string, JsonSchema> = {};
+  private readonly names = new Map<string, string>();
+  private readonly usedNames = new Set<string>();
+  private readonly edges = new Map<string, Set<string>>();
+  private readonly failed = new Map<string, UnsupportedConstruct>();
+
+  constructor(
+    /** Resolves a local `#/...` reference (json-schema-ref-parser's $Refs.get); undefined when missing. */
+    readonly lookup: (ref: string) => unknown,
+    private readonly version: OpenApiVersion,
+    private readonly report: (issue: CompatibilityIssue) => void,
+  ) {}
+
+  /** Converts the schema found at `pointer` (already looked up as `schema`). */
+  convert(schema: unknown, pointer: string, owner?: string): JsonSchema {
+    if (schema === true || schema === false) return schema;
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return {};
+    this.inspect(schema as Node, pointer);
+    const converted = this.version === "3.0" ? convert30(schema as Node) : structuredClone(schema as Node);
+    return this.rewrite(converted, pointer, owner) as JsonSchema;
+  }
+
+  /** Names of definitions that take part in a reference cycle (reported as recursive refs). */
+  recursiveDefinitions(): string[] {
+    const cyclic = new Set<string>();
+    for (const start of this.edges.keys()) {
+      const stack = [...(this.edges.get(start) ?? [])];
+      const seen = new Set<string>();
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        if (next === start) {
+          cyclic.add(start);
+          break;
+        }
+        if (seen.has(next)) continue;
+        seen.add(next);
+        stack.push(...(this.edges.get(next) ?? []));
+      }
+    }
+    return [...cyclic].sort();
+  }
+
+  pointerOf(defName: string): string | undefined {
+    for (const [pointer, name] of this.names) if (name === defName) return pointer;
+    return undefined;
+  }
+
+  private rewrite(node: unknown, pointer: string, owner: string | undefined): unknown {
+    if (Array.isArray(node)) return node.map((item, index) => this.rewrite(item, `${pointer}/${index}`, owner));
+    if (node === null || typeof node !== "object") return node;
+    const record = node as Node;
+    if (typeof record.$ref === "string" && this.version === "3.0") {
+      // OAS 3.0: properties next to a Reference Object are ignored (§4.7.11).
+      return { $ref: this.reference(record.$ref, pointer, owner) };
+    }
+    const out: Node = {};
+    for (const [key, value] of Object.entries(record)) {
+      if (key === "$ref" && typeof value === "string") {
+        out.$ref = this.reference(value, pointer, owner);
+      } else if (SUBSCHEMA_MAPS.includes(key) && value !== null && typeof value === "object") {
+        const map: Node = {};
+        for (const [name, child] of Object.entries(value as Node)) {
+          map[name] = this.rewrite(child, `${pointer}/${key}/${encodePointerToken(name)}`, owner);
+        }
+        out[key] = map;
+      } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
+        out[key] = this.rewrite(value, `${pointer}/${key}`, owner);
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  }
+
+  private reference(ref: string, pointer: string, owner: string | undefined): string {
+    if (!ref.startsWith("#/")) {
+      throw new UnsupportedConstruct({
+        pointer,
+        construct: "external-ref",
+        level: "unsupported",
+        message: `external reference ${ref} is not resolved (external refs are off); the operation using it is left out.`,
+      });
+    }
+    const name = this.defName(ref);
+    if (owner !== undefined) {
+      let set = this.edges.get(owner);
+      if (set === undefined) this.edges.set(owner, (set = new Set()));
+      set.add(name);
+    }
+    const failure = this.failed.get(name);
+    if (failure !== undefined) throw failure;
+    if (!(name in this.defs)) {
+      const target = this.lookup(ref);
+      if (target === undefined) {
+        throw new UnsupportedConstruct({
+          pointer,
+          construct: "unresolved-ref",
+          level: "unsupported",
+          message: `reference ${ref} does not resolve in the document; the operation using it is left out.`,
+        });
+      }
+      this.defs[name] = {}; // placeholder breaks recursion while converting
+      try {
+        this.defs[name] = this.convert(target, ref.slice(1), name);
+      } catch (error) {
+        delete this.defs[name];
+        if (error instanceof UnsupportedConstruct) this.failed.set(name, error);
+        throw error;
+      }
+    }
+    return `#/$defs/${encodePointerToken(name)}`;
+  }
+
+  private defName(ref: string): string {
+    const existing = this.names.get(ref);
+    if (existing !== undefined) return existing;
+    const tokens = ref.slice(2).split("/").map(decodePointerToken);
+    const base =
+      tokens.length === 3 && tokens[0] === "components" && tokens[1] === "schemas"
+        ? tokens[2]!
+        : tokens.join("_").replace(/[^A-Za-z0-9_.-]/g, "_");
+    let name = base;
+    for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;
+    this.usedNames.add(name);
+    this.names.set(ref, name);
+    return name;
+  }
+
+  /** Reports composition, discriminators and other partially supported keywords of one node tree. */
+  private inspect(node: Node, pointer: string): void {
+    for (const key of ["oneOf", "anyOf", "allOf"]) {
+      if (Array.isArray(node[key])) {
+        this.report({
+          pointer: `${pointer}/${key}`,
+          construct: "composition",
+          level: "partial",
+          message: `${key} is validated as JSON Schema; planning and fields only see ${key === "allOf" ? "merged properties" : "the declared schema, not its branches"}.`,
+        });
+      }
+    }
+    if (node.discriminator !== undefined) {
+      this.report({
+        pointer: `${pointer}/discriminator`,
+        construct: "discriminator",
+        level: "partial",
+        message: "discriminator is ignored; validation uses the oneOf/anyOf branches as written.",
+      });
+    }
+    for (const key of SUBSCHEMA_MAPS) {
+      const map = node[key];
+      if (map !== null && typeof map === "object" && !Array.isArray(map)) {
+        for (const [name, child] of Object.entries(map as Node)) {
+          if (child !== null && typeof child === "object" && !("$ref" in (child as Node))) {
+            this.inspect(child as Node, `${pointer}/${key}/${encodePointerToken(name)}`);
+          }
+        }
+      }
+    }
+    for (const key of [...SUBSCHEMA_LISTS, ...SUBSCHEMA_SINGLE]) {
+      const value = node[key];
+      const items = Array.isArray(value) ? value : [value];
+      items.forEach((child, index) => {
+        if (child !== null && typeof child === "object" && !Array.isArray(child) && !("$ref" in (child as Node))) {
+          this.inspect(child as Node, Array.isArray(value) ? `${pointer}/${key}/${index}` : `${pointer}/${key}`);
+        }
+      });
+    }
+  }
+}
+
+/** OAS 3.0 Schema Object → JSON Schema 2020-12 keywords. */
+function convert30(schema: Node): Node {
+  const prepared = wrapUntypedNullable(structuredClone(schema)) as Node;
+  const converted = fromSchema(prepared, { cloneSchema: false, strictMode: false, supportPatternProperties: true }) as Node;
+  delete converted.$schema;
+  return fixDraft4Bounds(converted) as Node;
+}
+
+/** `nullable: true` without `type` (e.g. on a oneOf or a $ref) becomes `anyOf: [schema, {type: null}]`. */
+function wrapUntypedNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(wrapUntypedNullable);
+  if (node === null || typeof node !== "object") return node;
+  const out: Node = {};
+  for (const [key, value] of Object.entries(node as Node)) out[key] = key === "enum" || key === "example" || key === "default" ? value : wrapUntypedNullable(value);
+  if (out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+
+/** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` → the numeric 2020-12 form. */
+function fixDraft4Bounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fixDraft4Bounds);
+  if (node === null || typeof node !== "object") return node;
+  const out: Node = {};
+  for (const [key, value] of Object.entries(node as Node)) out[key] = key === "enum" || key === "const" || key === "default" ? value : fixDraft4Bounds(value);
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[flag] === "boolean") {
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else {
+        delete out[flag];
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * The one writer loop: emitters return `{ path, contents }[]`; this writes them atomically (temp file
+ * then rename), skips unchanged files, honours dry-run, and in check mode only reports what is stale.
+ */
+import { access, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+export interface OutputFile {
+  readonly path: string;
+  readonly contents: string;
+}
+
+export interface WriteResult {
+  readonly written: string[];
+  readonly unchanged: string[];
+  readonly stale: string[];
+}
+
+export async function writeOutputs(files: readonly OutputFile[], mode: "write" | "dry-run" | "check"): Promise<WriteResult> {
+  const result: WriteResult = { written: [], unchanged: [], stale: [] };
+  for (const file of files) {
+    const current = await readFile(file.path, "utf8").catch(() => undefined);
+    if (current === file.contents) {
+      result.unchanged.push(file.path);
+      continue;
+    }
+    result.stale.push(file.path);
+    if (mode !== "write") continue;
+    await writeAtomic(file.path, file.contents);
+    result.written.push(file.path);
+  }
+  return result;
+}
+
+export async function writeAtomic(path: string, contents: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temp, contents, "utf8");
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export async function fileExists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

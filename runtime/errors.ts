@@ -1,0 +1,110 @@
+/**
+ * Every refusal is a SchemaRouterError with a stable string `code` (part of the public API) and
+ * structured `details`. Messages say what to do next.
+ */
+
+export const ERROR_CODES = {
+  // Loading artifacts and the lockfile
+  LOCK_NOT_FOUND: "The lockfile does not exist; run `schemarouter compile`.",
+  LOCK_INVALID: "The lockfile is not valid JSON of the expected shape.",
+  LOCK_VERSION_UNSUPPORTED: "The lockfile was written by a newer schemarouter.",
+  LOCK_MISMATCH: "An artifact does not match its lockfile pin (digest, fingerprint or entry).",
+  ARTIFACT_NOT_FOUND: "An artifact named by the lockfile is missing.",
+  ARTIFACT_INVALID: "An artifact is not valid JSON of the expected shape.",
+  ARTIFACT_VERSION_UNSUPPORTED: "An artifact has an unknown format version.",
+  // Call identity and pins
+  UNKNOWN_TOOL: "The call names a tool that is not registered.",
+  UNKNOWN_ENDPOINT: "The call names an endpoint the tool does not have.",
+  MISSING_FINGERPRINT: "The call does not pin endpoint and tool fingerprints.",
+  STALE_FINGERPRINT: "The call was planned against an older endpoint contract.",
+  STALE_TOOL_FINGERPRINT: "The call was planned against an older tool contract.",
+  BINDING_NOT_READY: "No trusted invoker is bound for the tool.",
+  STALE_BINDING: "The invoker was bound to an older tool contract.",
+  REMOTE_DRIFT: "The remote definition no longer matches the locked one.",
+  // Arguments and fields
+  UNDECLARED_ARGUMENT: "The call passes an argument the endpoint does not declare.",
+  MISSING_REQUIRED_ARGUMENT: "A required argument is missing.",
+  INPUT_SCHEMA_VIOLATION: "The arguments do not satisfy the endpoint input schema.",
+  UNDECLARED_FIELD: "The call selects a field the endpoint does not declare.",
+  OVERLAPPING_FIELDS: "Two selected fields have overlapping paths.",
+  // Authority
+  POLICY_DENIED: "Local execution policy does not allow this call.",
+  APPROVAL_DENIED: "The approval callback did not approve the call.",
+  BUDGET_EXCEEDED: "The run's execution budget is exhausted.",
+  HOOK_FAILED: "A trusted execution hook failed or returned a value.",
+  // Transport and output
+  TRANSPORT_REFUSED: "The transport refused the request (origin, path, redirect or header rules).",
+  INVOCATION_UNAVAILABLE: "The tool could not be reached (timeout, connection failure, crash).",
+  HTTP_STATUS: "The upstream answered with a non-success HTTP status.",
+  RESPONSE_TOO_LARGE: "The upstream response exceeded the configured byte limit.",
+  RESPONSE_NOT_JSON: "The upstream response is not JSON.",
+  OUTPUT_SCHEMA_VIOLATION: "The raw output does not satisfy the endpoint output schema.",
+  UNIT_NORMALIZATION_FAILED: "A declared unit normalization could not be applied.",
+  TOOL_ERROR: "The tool reported an application error.",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+export class SchemaRouterError extends Error {
+  readonly code: string;
+  readonly details: ErrorDetails;
+
+  constructor(code: string, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** The artifacts or the lockfile cannot be trusted: nothing is loaded. */
+export class LoadError extends SchemaRouterError {
+  declare readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+  }
+}
+
+/** The executor refused a call before any transport ran. */
+export class CallRefusedError extends SchemaRouterError {
+  declare readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+  }
+}
+
+/** The transport ran and failed, or its output was refused. */
+export class InvocationError extends SchemaRouterError {
+  declare readonly code: ErrorCode;
+  /** Whether a retry could succeed (transient failure); the executor still decides. */
+  readonly retryable: boolean;
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: ErrorDetails,
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
+    super(code, message, details, options);
+    this.retryable = options?.retryable ?? false;
+  }
+}
+
+/** The access path is unavailable (timeout, connection failure, crashed process, 429/5xx exhausted). */
+export class InvocationUnavailableError extends InvocationError {
+  constructor(message: string, details?: ErrorDetails, options?: { cause?: unknown; retryable?: boolean }) {
+    super("INVOCATION_UNAVAILABLE", message, details, { retryable: true, ...options });
+  }
+}
+
+/** A trusted invoker can throw this to keep the retry loop out. */
+export class NonRetryableInvocationError extends InvocationError {
+  constructor(message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super("TOOL_ERROR", message, details, { ...options, retryable: false });
+  }
+}
+
+export function isSchemaRouterError(value: unknown): value is SchemaRouterError {
+  return value instanceof SchemaRouterError;
+}

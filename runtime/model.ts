@@ -1,0 +1,193 @@
+/**
+ * The capability model shared by the compiler and the runtime.
+ *
+ * Everything here is plain JSON data, so a ToolSpec survives a round trip through an artifact file
+ * unchanged. Fields marked "fingerprinted" take part in the endpoint or tool fingerprint
+ * (see fingerprint.ts); `metadata` never does and must never influence execution or policy.
+ */
+
+/** A JSON Schema (2020-12 dialect) as plain data. */
+export type JsonSchema = { readonly [key: string]: JsonValue } | boolean;
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonObject = { readonly [key: string]: JsonValue };
+
+/** Side-effect classification. Only trusted local code (or the HTTP method of an OpenAPI operation) sets it. */
+export type Effect = "read" | "write" | "destructive" | "unclassified";
+
+export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
+
+export type SourceKind = "openapi" | "mcp" | "optimade" | "local";
+
+/** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
+export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
+
+export interface ParameterSpec {
+  /** The name the caller uses (unique within an endpoint). */
+  readonly name: string;
+  readonly location: ParameterLocation;
+  /** The name on the wire when it differs from `name` (e.g. a header or a body property). */
+  readonly wireName?: string;
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+  readonly description?: string;
+}
+
+/** Declared unit normalization: canonical = value * scale + offset. */
+export interface UnitNormalization {
+  readonly canonicalUnit: string;
+  readonly scale: number;
+  readonly offset: number;
+}
+
+export interface FieldSpec {
+  /** Logical field ID: the only thing a plan or a caller names. */
+  readonly id: string;
+  /**
+   * Path in the raw output. Segments are property names; the reserved segment `*` walks the items
+   * of an array declared in the output schema. Trusted metadata only.
+   */
+  readonly path: readonly string[];
+  /** Path in the projected result (defaults to `path`); wildcard positions must match `path`. */
+  readonly resultPath?: readonly string[];
+  readonly schema?: JsonSchema;
+  readonly datatype?: string;
+  readonly description?: string;
+  readonly aliases?: readonly string[];
+  readonly semanticId?: string;
+  readonly unit?: string;
+  readonly dimensions?: string;
+  readonly normalization?: UnitNormalization;
+  readonly qualifiers?: Readonly<Record<string, string>>;
+  /** Identifier fields are kept by the planner whenever any field of the record is kept. */
+  readonly identifier?: boolean;
+  readonly provenance?: string;
+  readonly license?: string;
+  /** True when the field comes from a trusted local overlay rather than the remote schema. */
+  readonly overlay?: boolean;
+  /** Provider-specific field (e.g. an OPTIMADE `_prefix_` property). */
+  readonly providerSpecific?: boolean;
+}
+
+/**
+ * Trusted server-side projection: maps logical field IDs to selectors sent in one query parameter
+ * (e.g. OPTIMADE `response_fields`). Fingerprinted; never inferred from a parameter name.
+ */
+export interface ServerProjectionSpec {
+  readonly parameter: string;
+  readonly selectors: Readonly<Record<string, string>>;
+  /** Selectors always sent (e.g. required identifiers). */
+  readonly always: readonly string[];
+  readonly separator: string;
+}
+
+export type HttpMethod = "get" | "head" | "options" | "post" | "put" | "patch" | "delete" | "trace";
+
+export interface HttpRequestBody {
+  readonly contentType: "application/json";
+  /** `properties`: object body flattened into `body` parameters; `value`: the whole body is one parameter. */
+  readonly mode: "properties" | "value";
+  /** Parameter carrying the whole body in `value` mode. */
+  readonly parameter?: string;
+  readonly required: boolean;
+}
+
+/** Execution metadata of an endpoint (fingerprinted): what the transport does with a call. */
+export type EndpointExecution =
+  | {
+      readonly kind: "http";
+      readonly method: HttpMethod;
+      /** Path template relative to the binding's base URL, e.g. `/repos/{owner}/{repo}`. */
+      readonly path: string;
+      readonly requestBody?: HttpRequestBody;
+      /** Status codes whose JSON body is the declared output. */
+      readonly successStatus: readonly number[];
+      /** Names of the security schemes the operation requires (credentials come from the binding). */
+      readonly security?: readonly string[];
+    }
+  | { readonly kind: "mcp"; readonly toolName: string }
+  | {
+      readonly kind: "optimade";
+      readonly entryType: string;
+      readonly mode: "list" | "single";
+      readonly paginations: readonly ("offset" | "number" | "cursor")[];
+    }
+  | { readonly kind: "local"; readonly function: string };
+
+export interface EndpointSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly effect: Effect;
+  readonly parameters: readonly ParameterSpec[];
+  /** JSON Schema of the argument object (properties = parameters). May `$ref` the artifact's `$defs`. */
+  readonly inputSchema: JsonSchema;
+  /** JSON Schema of the raw output. May `$ref` the artifact's `$defs`. */
+  readonly outputSchema: JsonSchema;
+  readonly fields: readonly FieldSpec[];
+  readonly serverProjection?: ServerProjectionSpec;
+  readonly execution: EndpointExecution;
+  /** Descriptive only: not fingerprinted, never read by execution or policy. */
+  readonly metadata?: JsonObject;
+}
+
+/** Transport and binding identity of a tool (fingerprinted). */
+export type ToolExecution =
+  | { readonly transport: "http"; readonly basePath: string; readonly origin?: string }
+  | { readonly transport: "mcp"; readonly server: "stdio" | "http"; readonly identity: string }
+  | { readonly transport: "optimade"; readonly baseUrl: string }
+  | { readonly transport: "local"; readonly module: string };
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly namespace: string;
+  readonly description: string;
+  /** The logical information provider. */
+  readonly provider: string;
+  /** One access path of that provider (e.g. `rest`, `mcp`). */
+  readonly accessMode: string;
+  readonly remote: boolean;
+  readonly execution: ToolExecution;
+  readonly endpoints: readonly EndpointSpec[];
+  /** Descriptive only: not fingerprinted. */
+  readonly metadata?: JsonObject;
+}
+
+/** A call the executor checks and runs. Both fingerprints pin the contract it was planned against. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly endpoint: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** Logical field IDs to return; omitted = every declared field. */
+  readonly fields?: readonly string[];
+  readonly endpointFingerprint: string;
+  readonly toolFingerprint: string;
+}
+
+export interface ToolResult<T = unknown> {
+  readonly tool: string;
+  readonly endpoint: string;
+  readonly data: T;
+  readonly fields: readonly string[];
+  readonly endpointFingerprint: string;
+  readonly toolFingerprint: string;
+  readonly attempts: number;
+}
+
+/** One entry of a source's machine-readable compatibility report. */
+export interface CompatibilityIssue {
+  /** JSON pointer into the source document (or a pseudo-pointer for non-document sources). */
+  readonly pointer: string;
+  readonly construct: string;
+  readonly level: "partial" | "unsupported";
+  readonly message: string;
+}
+
+/** Returns the field's result path (defaults to its source path). */
+export function resultPathOf(field: FieldSpec): readonly string[] {
+  return field.resultPath ?? field.path;
+}
+
+export function isReadOnly(endpoint: EndpointSpec): boolean {
+  return endpoint.effect === "read";
+}

@@ -1,0 +1,134 @@
+/**
+ * The registry: a frozen, versioned catalog of the tool contracts that were loaded and verified, with
+ * their fingerprints and shared definitions. Replacing a tool produces a new version.
+ */
+import { DefinitionSet, fingerprintTool } from "./fingerprint.js";
+import type { EndpointSpec, JsonSchema, SourceKind, ToolSpec } from "./model.js";
+
+export interface RegisteredTool {
+  readonly tool: ToolSpec;
+  readonly source: string;
+  readonly sourceKind: SourceKind;
+  readonly fingerprint: string;
+  readonly endpointFingerprints: ReadonlyMap<string, string>;
+  readonly endpoints: ReadonlyMap<string, EndpointSpec>;
+  readonly defs: DefinitionSet;
+  /** Per endpoint: digest of the remote definition as locked (MCP). */
+  readonly remoteDigests: ReadonlyMap<string, string>;
+}
+
+export interface RegistryEntry {
+  readonly source: string;
+  readonly tool: ToolSpec;
+  readonly endpoint: EndpointSpec;
+  readonly toolFingerprint: string;
+  readonly endpointFingerprint: string;
+}
+
+export interface ToolRegistration {
+  readonly tool: ToolSpec;
+  readonly source: string;
+  readonly sourceKind: SourceKind;
+  readonly defs: Readonly<Record<string, JsonSchema>> | DefinitionSet;
+  readonly remoteDigests?: Readonly<Record<string, string>>;
+}
+
+export function registerTool(registration: ToolRegistration): RegisteredTool {
+  const defs =
+    registration.defs instanceof DefinitionSet ? registration.defs : new DefinitionSet(registration.defs);
+  const prints = fingerprintTool(registration.tool, defs);
+  const endpoints = new Map<string, EndpointSpec>();
+  for (const endpoint of registration.tool.endpoints) endpoints.set(endpoint.name, endpoint);
+  return Object.freeze({
+    tool: deepFreeze(registration.tool),
+    source: registration.source,
+    sourceKind: registration.sourceKind,
+    fingerprint: prints.tool,
+    endpointFingerprints: prints.endpoints,
+    endpoints,
+    defs,
+    remoteDigests: new Map(Object.entries(registration.remoteDigests ?? {})),
+  });
+}
+
+export class Registry {
+  readonly version: number;
+  private readonly tools: ReadonlyMap<string, RegisteredTool>;
+  private entryList: readonly RegistryEntry[] | undefined;
+
+  constructor(tools: Iterable<RegisteredTool>, version = 1) {
+    const map = new Map<string, RegisteredTool>();
+    for (const registered of tools) {
+      if (map.has(registered.tool.name)) throw new TypeError(`duplicate tool name "${registered.tool.name}"`);
+      map.set(registered.tool.name, registered);
+    }
+    this.tools = map;
+    this.version = version;
+  }
+
+  get(tool: string): RegisteredTool | undefined {
+    return this.tools.get(tool);
+  }
+
+  toolNames(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  registeredTools(): IterableIterator<RegisteredTool> {
+    return this.tools.values();
+  }
+
+  /** Every endpoint of every tool, in registration order (tools) and declaration order (endpoints). */
+  entries(): readonly RegistryEntry[] {
+    if (this.entryList === undefined) {
+      const list: RegistryEntry[] = [];
+      for (const registered of this.tools.values()) {
+        for (const endpoint of registered.tool.endpoints) {
+          list.push({
+            source: registered.source,
+            tool: registered.tool,
+            endpoint,
+            toolFingerprint: registered.fingerprint,
+            endpointFingerprint: registered.endpointFingerprints.get(endpoint.name)!,
+          });
+        }
+      }
+      this.entryList = Object.freeze(list);
+    }
+    return this.entryList;
+  }
+
+  /** A new registry version with `registered` added or replacing the tool of the same name. */
+  withTool(registered: RegisteredTool): Registry {
+    const next = new Map(this.tools);
+    next.set(registered.tool.name, registered);
+    return new Registry(next.values(), this.version + 1);
+  }
+
+  /**
+   * The effective schema of an endpoint: its own schema plus the shared definitions it uses, as one
+   * self-contained JSON Schema document.
+   */
+  effectiveSchema(tool: string, endpoint: string, which: "input" | "output"): JsonSchema {
+    const registered = this.tools.get(tool);
+    const spec = registered?.endpoints.get(endpoint);
+    if (registered === undefined || spec === undefined) throw new TypeError(`unknown ${tool}.${endpoint}`);
+    return effectiveSchema(which === "input" ? spec.inputSchema : spec.outputSchema, registered.defs);
+  }
+}
+
+export function effectiveSchema(schema: JsonSchema, defs: DefinitionSet): JsonSchema {
+  const used = defs.closure([schema]);
+  if (used.length === 0 || typeof schema === "boolean") return schema;
+  const $defs: Record<string, JsonSchema> = {};
+  for (const name of used) $defs[name] = defs.defs[name]!;
+  return { ...schema, $defs };
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,53 @@
+/**
+ * Bounded response reading (seed finding 15): the declared Content-Length and the bytes actually
+ * received are both checked against the limit before anything is decoded.
+ */
+import { InvocationError, InvocationUnavailableError } from "../errors.js";
+
+export async function readBounded(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  maxBytes: number,
+  contentLength: string | undefined,
+  route: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (contentLength !== undefined) {
+    const declared = Number(contentLength);
+    if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
+      body.destroy();
+      throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
+        route,
+        contentLength,
+      });
+    }
+    if (declared > maxBytes) {
+      body.destroy();
+      throw tooLarge(route, maxBytes, declared);
+    }
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body) {
+      received += chunk.byteLength;
+      if (received > maxBytes) {
+        body.destroy();
+        throw tooLarge(route, maxBytes, received);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof InvocationError) throw error;
+    const reason = signal?.aborted ? "timed out" : "was interrupted";
+    throw new InvocationUnavailableError(`${route}: reading the response ${reason}.`, { route }, { cause: error });
+  }
+  return Buffer.concat(chunks, received).toString("utf8");
+}
+
+function tooLarge(route: string, maxBytes: number, size: number): InvocationError {
+  return new InvocationError(
+    "RESPONSE_TOO_LARGE",
+    `${route}: the response is larger than the ${maxBytes}-byte limit (${size} bytes). Raise maxResponseBytes in the binding if this is expected.`,
+    { route, maxBytes, size },
+  );
+}

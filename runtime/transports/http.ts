@@ -1,0 +1,200 @@
+/**
+ * HTTP transport on undici for OpenAPI tools. The base URL and trusted headers come only from local
+ * configuration; endpoint paths stay inside that origin and base path; redirects are never followed;
+ * responses are read as a bounded stream before decoding (seed findings 9 and 15).
+ */
+import { type Dispatcher, request } from "undici";
+import { CallRefusedError, InvocationError, InvocationUnavailableError } from "../errors.js";
+import type { EndpointSpec, ParameterSpec } from "../model.js";
+import type { InvocationContext, Invoker } from "../invoker.js";
+import { readBounded } from "./bounded-read.js";
+import { isSensitiveHeader } from "./headers.js";
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpBindingOptions {
+  /** Trusted base URL: origin plus base path, e.g. `https://api.github.com` or `http://127.0.0.1:8080/v2`. */
+  readonly baseUrl: string;
+  /** Trusted headers injected on every request (credentials live here, never in tool arguments). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  /** Custom undici dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
+  readonly dispatcher?: Dispatcher;
+}
+
+const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export function createHttpInvoker(options: HttpBindingOptions): Invoker {
+  const base = parseBaseUrl(options.baseUrl);
+  const trusted = normalizeHeaders(options.headers ?? {});
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return {
+    async invoke(context: InvocationContext): Promise<unknown> {
+      const { endpoint } = context;
+      const execution = endpoint.execution;
+      const route = `${context.call.tool}.${context.call.endpoint}`;
+      if (execution.kind !== "http") {
+        throw new CallRefusedError("BINDING_NOT_READY", `${route} is not an HTTP endpoint; bind it to its own transport.`, {
+          route,
+        });
+      }
+      const args = context.call.arguments;
+      const url = buildUrl(base, execution.path, endpoint, args, route);
+      const headers: Record<string, string> = { accept: "application/json" };
+      for (const parameter of endpoint.parameters) {
+        if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
+        const name = (parameter.wireName ?? parameter.name).toLowerCase();
+        if (isSensitiveHeader(name) || name in trusted) {
+          throw new CallRefusedError(
+            "TRANSPORT_REFUSED",
+            `${route}: header "${name}" can only come from trusted runtime configuration.`,
+            { route, header: name },
+          );
+        }
+        headers[name] = String(args[parameter.name]);
+      }
+      let body: string | undefined;
+      if (execution.requestBody !== undefined) {
+        const value = requestBodyOf(endpoint, execution.requestBody, args);
+        if (value !== undefined) {
+          body = JSON.stringify(value);
+          headers["content-type"] = "application/json";
+        }
+      }
+      Object.assign(headers, trusted);
+      const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, {
+          method: execution.method.toUpperCase() as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? null,
+          signal,
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        });
+      } catch (error) {
+        throw new InvocationUnavailableError(`${route}: request to ${base.origin} failed (${describe(error)}).`, {
+          route,
+          origin: base.origin,
+        }, { cause: error });
+      }
+      const status = response.statusCode;
+      if (status >= 300 && status < 400) {
+        await response.body.dump().catch(() => undefined);
+        throw new InvocationError("TRANSPORT_REFUSED", `${route}: the server answered a redirect (${status}); redirects are not followed.`, {
+          route,
+          status,
+        });
+      }
+      const contentLength = response.headers["content-length"];
+      const text = await readBounded(response.body, maxBytes, typeof contentLength === "string" ? contentLength : undefined, route, signal);
+      if (!execution.successStatus.includes(status) && !(status >= 200 && status < 300 && execution.successStatus.length === 0)) {
+        const retryable = RETRYABLE_STATUS.has(status);
+        const detail = text.slice(0, 500);
+        const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
+        const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
+        throw new InvocationError("HTTP_STATUS", message, details, { retryable });
+      }
+      if (text.length === 0) return null;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the response body is not JSON.`, { route, status }, {
+          cause: error,
+        });
+      }
+    },
+  };
+}
+
+interface BaseUrl {
+  readonly origin: string;
+  readonly basePath: string;
+}
+
+function parseBaseUrl(value: string): BaseUrl {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`HTTP binding: baseUrl "${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("HTTP binding: baseUrl must be http(s)");
+  if (url.username || url.password) throw new TypeError("HTTP binding: baseUrl must not carry credentials; use headers");
+  if (url.search || url.hash) throw new TypeError("HTTP binding: baseUrl must not have a query string or fragment");
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
+}
+
+function buildUrl(base: BaseUrl, template: string, endpoint: EndpointSpec, args: Readonly<Record<string, unknown>>, route: string): string {
+  const byWire = new Map<string, ParameterSpec>();
+  for (const parameter of endpoint.parameters) {
+    if (parameter.location === "path") byWire.set(parameter.wireName ?? parameter.name, parameter);
+  }
+  const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const parameter = byWire.get(name);
+    const value = parameter ? args[parameter.name] : undefined;
+    if (value === undefined || value === null) {
+      throw new CallRefusedError("MISSING_REQUIRED_ARGUMENT", `${route}: path parameter "${name}" is missing.`, {
+        route,
+        argument: name,
+      });
+    }
+    return encodePathSegment(String(value));
+  });
+  const url = new URL(base.origin + base.basePath + path);
+  if (url.origin !== base.origin || !(url.pathname === base.basePath || url.pathname.startsWith(`${base.basePath}/`))) {
+    throw new CallRefusedError("TRANSPORT_REFUSED", `${route}: the request path leaves the bound base URL.`, { route });
+  }
+  for (const parameter of endpoint.parameters) {
+    if (parameter.location !== "query") continue;
+    const value = args[parameter.name];
+    if (value === undefined) continue;
+    const name = parameter.wireName ?? parameter.name;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, scalar(item));
+    else url.searchParams.append(name, scalar(value));
+  }
+  return url.toString();
+}
+
+function scalar(value: unknown): string {
+  return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** Encodes one path segment; `.` and `..` are escaped so URL normalization cannot climb out of the base path. */
+export function encodePathSegment(value: string): string {
+  const encoded = encodeURIComponent(value);
+  return encoded === "." || encoded === ".." ? encoded.replace(/\./g, "%2E") : encoded;
+}
+
+function requestBodyOf(
+  endpoint: EndpointSpec,
+  body: NonNullable<Extract<EndpointSpec["execution"], { kind: "http" }>["requestBody"]>,
+  args: Readonly<Record<string, unknown>>,
+): unknown {
+  if (body.mode === "value") return body.parameter === undefined ? undefined : args[body.parameter];
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const parameter of endpoint.parameters) {
+    if (parameter.location !== "body" || args[parameter.name] === undefined) continue;
+    out[parameter.wireName ?? parameter.name] = args[parameter.name];
+    any = true;
+  }
+  return any || body.required ? out : undefined;
+}
+
+function normalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" ? `${error.name} ${code}` : error.name;
+  }
+  return "unknown error";
+}
