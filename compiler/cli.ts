@@ -7,11 +7,11 @@ import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isSchemaRouterError } from "../runtime/errors.js";
 import { compile } from "./compile.js";
+import { CONFIG_FILE } from "./config.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock } from "./inspect.js";
 import { formatSummary } from "./summary.js";
 import { COMPILER_VERSION } from "./version.js";
-import { CONFIG_FILE } from "./config.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -62,15 +62,33 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--url <url>", "Streamable HTTP endpoint")
     .option("--stdio", "spawn the command after -- over stdio")
     .option("--env <names...>", "environment variable names passed to a stdio server")
-    .action(async (name: string, command: string[], options: { url?: string; stdio?: boolean; env?: string[] }) => {
-      if ((options.url === undefined) === (options.stdio !== true)) throw new CommanderError(2, "usage", "give exactly one of --url <url> or --stdio -- <command> [args...]");
-      if (options.stdio && command.length === 0) throw new CommanderError(2, "usage", "--stdio needs a command after --");
-      const source = options.url !== undefined
-        ? { kind: "mcp" as const, url: options.url }
-        : { kind: "mcp" as const, stdio: { command: command[0]!, args: command.slice(1), ...(options.env ? { env: options.env } : {}) } };
-      await addSource(configPath(), name, source);
-      io.stdout(`Added mcp source "${name}". Classify its tools in "effects" to trust them, then run \`schemarouter compile\`.\n`);
-    });
+    .action(
+      async (name: string, command: string[], options: { url?: string; stdio?: boolean; env?: string[] }) => {
+        if ((options.url === undefined) === (options.stdio !== true))
+          throw new CommanderError(
+            2,
+            "usage",
+            "give exactly one of --url <url> or --stdio -- <command> [args...]",
+          );
+        if (options.stdio && command.length === 0)
+          throw new CommanderError(2, "usage", "--stdio needs a command after --");
+        const source =
+          options.url !== undefined
+            ? { kind: "mcp" as const, url: options.url }
+            : {
+                kind: "mcp" as const,
+                stdio: {
+                  command: command[0]!,
+                  args: command.slice(1),
+                  ...(options.env ? { env: options.env } : {}),
+                },
+              };
+        await addSource(configPath(), name, source);
+        io.stdout(
+          `Added mcp source "${name}". Classify its tools in "effects" to trust them, then run \`schemarouter compile\`.\n`,
+        );
+      },
+    );
   add
     .command("optimade <name> <baseUrl>")
     .description("an OPTIMADE provider by base URL")
@@ -99,17 +117,39 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         config: configPath(),
         mode,
         env: io.env,
-        ...(progress ? { onProgress: (e) => e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`) } : {}),
+        ...(progress
+          ? {
+              onProgress: (e) =>
+                e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`),
+            }
+          : {}),
       });
       const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
       if (options.json) {
-        io.stdout(`${JSON.stringify({ mode, summaries: result.summaries, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`);
+        io.stdout(
+          `${JSON.stringify({ mode, summaries: result.summaries, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
+        );
       } else {
         for (const summary of result.summaries) io.stdout(`${formatSummary(summary)}\n`);
         for (const note of result.notes) io.stdout(`note: ${note}\n`);
-        if (mode === "check") io.stdout(stale.length === 0 ? "Up to date.\n" : `Stale (run \`schemarouter compile\`):\n${stale.map((p) => `  ${p}`).join("\n")}\n`);
-        else if (mode === "dry-run") io.stdout(stale.length === 0 ? "Nothing would change.\n" : `Would write:\n${stale.map((p) => `  ${p}`).join("\n")}\n`);
-        else io.stdout(result.write.written.length === 0 ? "Nothing changed.\n" : `Wrote ${result.write.written.length} file(s).\n`);
+        if (mode === "check")
+          io.stdout(
+            stale.length === 0
+              ? "Up to date.\n"
+              : `Stale (run \`schemarouter compile\`):\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+          );
+        else if (mode === "dry-run")
+          io.stdout(
+            stale.length === 0
+              ? "Nothing would change.\n"
+              : `Would write:\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+          );
+        else
+          io.stdout(
+            result.write.written.length === 0
+              ? "Nothing changed.\n"
+              : `Wrote ${result.write.written.length} file(s).\n`,
+          );
       }
       if (mode === "check" && stale.length > 0) exitCode = 1;
     });
@@ -130,7 +170,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0) return 0;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.exitCode === 0
+      )
+        return 0;
       if (error.code === "usage") io.stderr(`error: ${error.message}\n`);
       return 2;
     }

@@ -4,9 +4,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import type { SourceKind, ToolSpec } from "../runtime/model.js";
-import { type Lockfile, parseLockfile, serializeLockfile } from "../runtime/lockfile.js";
 import { DefinitionSet } from "../runtime/fingerprint.js";
+import { type Lockfile, parseLockfile, serializeLockfile } from "../runtime/lockfile.js";
+import type { SourceKind, ToolSpec } from "../runtime/model.js";
 import { type RegisteredTool, registerTool } from "../runtime/registry.js";
 import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config.js";
 import { applyOverlays } from "./contracts.js";
@@ -15,7 +15,7 @@ import { emitBindings } from "./emit/bindings.js";
 import { buildLockfile, type CompiledSource } from "./emit/lockfile.js";
 import { ADAPTERS } from "./sources/index.js";
 import type { SourceContext, SourceResult } from "./sources/types.js";
-import { summarizeLockChanges, type SourceSummary } from "./summary.js";
+import { type SourceSummary, summarizeLockChanges } from "./summary.js";
 import { type OutputFile, type WriteResult, writeOutputs } from "./write.js";
 
 export interface CompileOptions {
@@ -40,10 +40,16 @@ export interface CompileResult {
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const config = await loadConfig(options.config);
-  const context: SourceContext = { cwd: config.dir, env: options.env ?? process.env, allowInsecureHttp: config.allowInsecureHttp };
+  const context: SourceContext = {
+    cwd: config.dir,
+    env: options.env ?? process.env,
+    allowInsecureHttp: config.allowInsecureHttp,
+  };
   const compiled: CompiledSource[] = [];
   const notes: string[] = [];
-  for (const [name, sourceConfig] of Object.entries(config.sources).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, sourceConfig] of Object.entries(config.sources).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
     const started = performance.now();
     options.onProgress?.({ source: name, phase: "start" });
     const result = await resolveSource(name, sourceConfig, context);
@@ -53,30 +59,61 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   }
   const lock = buildLockfile(compiled);
   const files: OutputFile[] = [
-    ...compiled.map((source) => ({ path: join(config.outDir, "artifacts", `${source.name}.json`), contents: source.artifactText })),
+    ...compiled.map((source) => ({
+      path: join(config.outDir, "artifacts", `${source.name}.json`),
+      contents: source.artifactText,
+    })),
     { path: config.lockfile, contents: serializeLockfile(lock) },
     ...(await emitBindings(compiled, config)),
   ];
   const previousLock = await readPreviousLock(config.lockfile);
   const write = await writeOutputs(files, options.mode ?? "write");
-  return { config, lock, previousLock, files, write, summaries: summarizeLockChanges(previousLock, lock), sources: compiled, notes };
+  return {
+    config,
+    lock,
+    previousLock,
+    files,
+    write,
+    summaries: summarizeLockChanges(previousLock, lock),
+    sources: compiled,
+    notes,
+  };
 }
 
-export async function resolveSource(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult> {
-  const adapter = ADAPTERS[config.kind] as { resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult> };
+export async function resolveSource(
+  name: string,
+  config: SourceConfig,
+  context: SourceContext,
+): Promise<SourceResult> {
+  const adapter = ADAPTERS[config.kind] as {
+    resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
+  };
   const result = await adapter.resolve(name, config, context);
   const tools = applyOverlays(name, result.tools, result.defs, config.overlays);
   return { ...result, tools };
 }
 
-export function compileSource(name: string, kind: SourceKind, result: SourceResult, config: ResolvedConfig): CompiledSource {
+export function compileSource(
+  name: string,
+  kind: SourceKind,
+  result: SourceResult,
+  config: ResolvedConfig,
+): CompiledSource {
   const artifact = buildArtifact(name, kind, result);
   const artifactText = serializeArtifact(artifact);
   const defs = new DefinitionSet(artifact.$defs);
   const tools: RegisteredTool[] = artifact.tools.map((tool: ToolSpec) =>
-    registerTool({ tool, source: name, sourceKind: kind, defs, remoteDigests: artifact.remoteDigests[tool.name] ?? {} }),
+    registerTool({
+      tool,
+      source: name,
+      sourceKind: kind,
+      defs,
+      remoteDigests: artifact.remoteDigests[tool.name] ?? {},
+    }),
   );
-  const artifactPath = relative(join(config.lockfile, ".."), join(config.outDir, "artifacts", `${name}.json`)).split("\\").join("/");
+  const artifactPath = relative(join(config.lockfile, ".."), join(config.outDir, "artifacts", `${name}.json`))
+    .split("\\")
+    .join("/");
   return { name, artifact, artifactText, artifactPath, tools };
 }
 

@@ -7,7 +7,9 @@ const env = {
   type: "object",
   required: ["env"],
   additionalProperties: false,
-  properties: { env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "Environment variable name." } },
+  properties: {
+    env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "Environment variable name." },
+  },
 } as const;
 
 const fieldOverlay = {
@@ -16,7 +18,12 @@ const fieldOverlay = {
   additionalProperties: false,
   properties: {
     id: { type: "string", minLength: 1, description: "Logical field ID." },
-    path: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description: "Path in the raw output; '*' walks a declared array." },
+    path: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      minItems: 1,
+      description: "Path in the raw output; '*' walks a declared array.",
+    },
     resultPath: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
     description: { type: "string" },
     aliases: { type: "array", items: { type: "string" } },
@@ -27,7 +34,11 @@ const fieldOverlay = {
       type: "object",
       required: ["canonicalUnit", "scale"],
       additionalProperties: false,
-      properties: { canonicalUnit: { type: "string" }, scale: { type: "number" }, offset: { type: "number" } },
+      properties: {
+        canonicalUnit: { type: "string" },
+        scale: { type: "number" },
+        offset: { type: "number" },
+      },
     },
     qualifiers: { type: "object", additionalProperties: { type: "string" } },
     identifier: { type: "boolean" },
@@ -40,8 +51,15 @@ const endpointOverlay = {
   type: "object",
   additionalProperties: false,
   properties: {
-    fields: { type: "array", items: fieldOverlay, description: "Trusted result contract: fields added to the endpoint." },
-    replaceFields: { type: "boolean", description: "Declare only the overlay fields (drop the derived ones)." },
+    fields: {
+      type: "array",
+      items: fieldOverlay,
+      description: "Trusted result contract: fields added to the endpoint.",
+    },
+    replaceFields: {
+      type: "boolean",
+      description: "Declare only the overlay fields (drop the derived ones).",
+    },
     serverProjection: {
       type: "object",
       required: ["parameter", "selectors"],
@@ -68,7 +86,11 @@ const openapiSource = {
   additionalProperties: false,
   properties: {
     kind: { const: "openapi" },
-    location: { type: "string", minLength: 1, description: "File path (relative to this config) or https URL." },
+    location: {
+      type: "string",
+      minLength: 1,
+      description: "File path (relative to this config) or https URL.",
+    },
     schemaHeaders: {
       type: "object",
       additionalProperties: env,
@@ -84,7 +106,11 @@ const localSource = {
   additionalProperties: false,
   properties: {
     kind: { const: "local" },
-    module: { type: "string", minLength: 1, description: "Module (.ts, .js, .mjs) whose default export is defineLocalTool(...)." },
+    module: {
+      type: "string",
+      minLength: 1,
+      description: "Module (.ts, .js, .mjs) whose default export is defineLocalTool(...).",
+    },
     export: { type: "string", description: "Named export to use instead of the default export." },
     overlays,
   },
@@ -104,7 +130,11 @@ const mcpSource = {
         command: { type: "string", minLength: 1 },
         args: { type: "array", items: { type: "string" } },
         cwd: { type: "string" },
-        env: { type: "array", items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, description: "Names of environment variables passed to the server; nothing else leaks." },
+        env: {
+          type: "array",
+          items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+          description: "Names of environment variables passed to the server; nothing else leaks.",
+        },
       },
     },
     url: { type: "string", description: "Streamable HTTP endpoint (no credentials in the URL)." },
@@ -112,7 +142,12 @@ const mcpSource = {
     effects: { type: "object", additionalProperties: { enum: ["read", "write", "destructive"] } },
     results: {
       type: "object",
-      additionalProperties: { type: "object", required: ["fields"], additionalProperties: false, properties: { fields: { type: "array", items: fieldOverlay } } },
+      additionalProperties: {
+        type: "object",
+        required: ["fields"],
+        additionalProperties: false,
+        properties: { fields: { type: "array", items: fieldOverlay } },
+      },
     },
     overlays,
   },
@@ -124,11 +159,16 @@ const optimadeSource = {
   additionalProperties: false,
   properties: {
     kind: { const: "optimade" },
-    location: { type: "string", minLength: 1, description: "Provider base URL (with or without the /v1 suffix)." },
+    location: {
+      type: "string",
+      minLength: 1,
+      description: "Provider base URL (with or without the /v1 suffix).",
+    },
     overlays,
   },
 } as const;
 
+// biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://schemarouter.dev/schemarouter.config.schema.json",
@@ -138,10 +178,22 @@ export const CONFIG_SCHEMA = {
   additionalProperties: false,
   properties: {
     $schema: { type: "string" },
-    outDir: { type: "string", default: "schemarouter", description: "Where artifacts and bindings are written." },
+    outDir: {
+      type: "string",
+      default: "schemarouter",
+      description: "Where artifacts and bindings are written.",
+    },
     lockfile: { type: "string", default: "schemarouter.lock.json" },
-    runtimeImport: { type: "string", default: "schemarouter", description: "Module specifier the generated bindings import." },
-    allowInsecureHttp: { type: "boolean", default: false, description: "Allow plain http:// sources on non-loopback hosts." },
+    runtimeImport: {
+      type: "string",
+      default: "schemarouter",
+      description: "Module specifier the generated bindings import.",
+    },
+    allowInsecureHttp: {
+      type: "boolean",
+      default: false,
+      description: "Allow plain http:// sources on non-loopback hosts.",
+    },
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },
@@ -159,3 +211,4 @@ export const CONFIG_SCHEMA = {
     },
   },
 } as const;
+// biome-ignore-end lint/suspicious/noThenProperty: `then` is the JSON Schema keyword

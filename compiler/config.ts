@@ -4,8 +4,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { ValidatorSet } from "../runtime/validation.js";
 import type { JsonSchema } from "../runtime/model.js";
+import { ValidatorSet } from "../runtime/validation.js";
 import { CONFIG_SCHEMA } from "./config-schema.js";
 import { ConfigError } from "./errors.js";
 
@@ -29,7 +29,11 @@ export interface FieldOverlay {
   readonly semanticId?: string;
   readonly unit?: string;
   readonly dimensions?: string;
-  readonly normalization?: { readonly canonicalUnit: string; readonly scale: number; readonly offset?: number };
+  readonly normalization?: {
+    readonly canonicalUnit: string;
+    readonly scale: number;
+    readonly offset?: number;
+  };
   readonly qualifiers?: Readonly<Record<string, string>>;
   readonly identifier?: boolean;
   readonly provenance?: string;
@@ -67,7 +71,12 @@ export interface LocalSourceConfig {
 
 export interface McpSourceConfig {
   readonly kind: "mcp";
-  readonly stdio?: { readonly command: string; readonly args?: readonly string[]; readonly cwd?: string; readonly env?: readonly string[] };
+  readonly stdio?: {
+    readonly command: string;
+    readonly args?: readonly string[];
+    readonly cwd?: string;
+    readonly env?: readonly string[];
+  };
   readonly url?: string;
   readonly headers?: Readonly<Record<string, EnvRef>>;
   readonly effects?: Readonly<Record<string, "read" | "write" | "destructive">>;
@@ -110,13 +119,19 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
   try {
     text = await readFile(absolute, "utf8");
   } catch {
-    throw new ConfigError("CONFIG_NOT_FOUND", `No config at ${absolute}. Run \`schemarouter init\` to create one.`, { path: absolute });
+    throw new ConfigError(
+      "CONFIG_NOT_FOUND",
+      `No config at ${absolute}. Run \`schemarouter init\` to create one.`,
+      { path: absolute },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError("CONFIG_INVALID", `${absolute} is not valid JSON: ${(error as Error).message}`, { path: absolute });
+    throw new ConfigError("CONFIG_INVALID", `${absolute} is not valid JSON: ${(error as Error).message}`, {
+      path: absolute,
+    });
   }
   return resolveConfig(validateConfig(value, absolute), absolute);
 }
@@ -134,10 +149,14 @@ export function validateConfig(value: unknown, where: string): ConfigFile {
   const config = value as ConfigFile;
   for (const [name, source] of Object.entries(config.sources)) {
     if (source.kind === "mcp" && (source.stdio === undefined) === (source.url === undefined)) {
-      throw new ConfigError("CONFIG_INVALID", `${where}: source "${name}" needs exactly one of "stdio" or "url".`, {
-        path: where,
-        source: name,
-      });
+      throw new ConfigError(
+        "CONFIG_INVALID",
+        `${where}: source "${name}" needs exactly one of "stdio" or "url".`,
+        {
+          path: where,
+          source: name,
+        },
+      );
     }
   }
   return config;

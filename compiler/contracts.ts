@@ -5,7 +5,13 @@
  * change execution identity or validation shape (parameters, schemas, execution metadata).
  */
 import { resolveRef } from "../runtime/fields.js";
-import type { EndpointSpec, FieldSpec, JsonSchema, ServerProjectionSpec, ToolSpec } from "../runtime/model.js";
+import type {
+  EndpointSpec,
+  FieldSpec,
+  JsonSchema,
+  ServerProjectionSpec,
+  ToolSpec,
+} from "../runtime/model.js";
 import { overlaps, WILDCARD } from "../runtime/projection.js";
 import type { EndpointOverlay, FieldOverlay, Overlays } from "./config.js";
 import { CompileError } from "./errors.js";
@@ -31,20 +37,31 @@ export function applyOverlays(
   }));
   for (const name of Object.keys(wanted)) {
     if (!found.has(name)) {
-      throw new CompileError("OVERLAY_INVALID", `overlays.endpoints.${name}: source "${source}" has no endpoint "${name}". Check the name in the lockfile or \`schemarouter inspect\`.`, { source, endpoint: name });
+      throw new CompileError(
+        "OVERLAY_INVALID",
+        `overlays.endpoints.${name}: source "${source}" has no endpoint "${name}". Check the name in the lockfile or \`schemarouter inspect\`.`,
+        { source, endpoint: name },
+      );
     }
   }
   return out;
 }
 
-function applyEndpointOverlay(route: string, endpoint: EndpointSpec, overlay: EndpointOverlay, defs: Readonly<Record<string, JsonSchema>>): EndpointSpec {
-  const fail = (message: string, extra: Record<string, unknown> = {}) => new CompileError("OVERLAY_INVALID", `${route}: ${message}`, { route, ...extra });
+function applyEndpointOverlay(
+  route: string,
+  endpoint: EndpointSpec,
+  overlay: EndpointOverlay,
+  defs: Readonly<Record<string, JsonSchema>>,
+): EndpointSpec {
+  const fail = (message: string, extra: Record<string, unknown> = {}) =>
+    new CompileError("OVERLAY_INVALID", `${route}: ${message}`, { route, ...extra });
   const declared = overlay.replaceFields === true ? [] : [...endpoint.fields];
   for (const entry of overlay.fields ?? []) {
     const field = toField(entry, endpoint.outputSchema, defs, fail);
     // An overlay field replaces the derived field of the same ID or of the same path.
     const index = declared.findIndex(
-      (existing) => existing.id === field.id || (existing.overlay !== true && samePath(existing.path, field.path)),
+      (existing) =>
+        existing.id === field.id || (existing.overlay !== true && samePath(existing.path, field.path)),
     );
     if (index >= 0) declared[index] = field;
     else declared.push(field);
@@ -68,37 +85,77 @@ function applyEndpointOverlay(route: string, endpoint: EndpointSpec, overlay: En
     if (parameter === undefined || (parameter.location !== "query" && parameter.location !== "argument")) {
       throw fail(`serverProjection.parameter "${spec.parameter}" is not a declared query parameter.`);
     }
-    for (const id of Object.keys(spec.selectors)) if (!ids.has(id)) throw fail(`serverProjection selector "${id}" is not a declared field.`);
-    serverProjection = { parameter: spec.parameter, selectors: sortRecord(spec.selectors), always: [...(spec.always ?? [])], separator: spec.separator ?? "," };
+    for (const id of Object.keys(spec.selectors))
+      if (!ids.has(id)) throw fail(`serverProjection selector "${id}" is not a declared field.`);
+    serverProjection = {
+      parameter: spec.parameter,
+      selectors: sortRecord(spec.selectors),
+      always: [...(spec.always ?? [])],
+      separator: spec.separator ?? ",",
+    };
   }
   return { ...endpoint, fields: declared, ...(serverProjection !== undefined ? { serverProjection } : {}) };
 }
 
-function toField(entry: FieldOverlay, output: JsonSchema, defs: Readonly<Record<string, JsonSchema>>, fail: (message: string, extra?: Record<string, unknown>) => CompileError): FieldSpec {
+function toField(
+  entry: FieldOverlay,
+  output: JsonSchema,
+  defs: Readonly<Record<string, JsonSchema>>,
+  fail: (message: string, extra?: Record<string, unknown>) => CompileError,
+): FieldSpec {
   const resultPath = entry.resultPath ?? entry.path;
-  const wildcards = (path: readonly string[]) => path.map((segment, index) => (segment === WILDCARD ? index : -1)).filter((i) => i >= 0);
-  if (entry.path.includes(WILDCARD) && entry.resultPath === undefined) throw fail(`field "${entry.id}": a path with "*" needs an explicit resultPath.`);
-  if (wildcards(entry.path).length !== wildcards(resultPath).length) throw fail(`field "${entry.id}": path and resultPath must have the same number of "*" segments.`);
+  const wildcards = (path: readonly string[]) =>
+    path.map((segment, index) => (segment === WILDCARD ? index : -1)).filter((i) => i >= 0);
+  if (entry.path.includes(WILDCARD) && entry.resultPath === undefined)
+    throw fail(`field "${entry.id}": a path with "*" needs an explicit resultPath.`);
+  if (wildcards(entry.path).length !== wildcards(resultPath).length)
+    throw fail(`field "${entry.id}": path and resultPath must have the same number of "*" segments.`);
   const schema = schemaAt(output, entry.path, defs);
-  if (schema === undefined) throw fail(`field "${entry.id}": path ${JSON.stringify(entry.path)} is not declared in the output schema ("*" only walks declared arrays).`, { field: entry.id });
+  if (schema === undefined)
+    throw fail(
+      `field "${entry.id}": path ${JSON.stringify(entry.path)} is not declared in the output schema ("*" only walks declared arrays).`,
+      { field: entry.id },
+    );
   if (entry.unit !== undefined || entry.normalization !== undefined) {
-    if (!isNumeric(schema, defs)) throw fail(`field "${entry.id}": a unit needs a numeric field (number, integer, or arrays of them).`, { field: entry.id });
+    if (!isNumeric(schema, defs))
+      throw fail(`field "${entry.id}": a unit needs a numeric field (number, integer, or arrays of them).`, {
+        field: entry.id,
+      });
   }
-  if (entry.normalization !== undefined && entry.unit === undefined) throw fail(`field "${entry.id}": normalization needs the field's unit.`);
-  if (entry.normalization !== undefined && (!Number.isFinite(entry.normalization.scale) || entry.normalization.scale === 0)) throw fail(`field "${entry.id}": normalization.scale must be a finite non-zero number.`);
+  if (entry.normalization !== undefined && entry.unit === undefined)
+    throw fail(`field "${entry.id}": normalization needs the field's unit.`);
+  if (
+    entry.normalization !== undefined &&
+    (!Number.isFinite(entry.normalization.scale) || entry.normalization.scale === 0)
+  )
+    throw fail(`field "${entry.id}": normalization.scale must be a finite non-zero number.`);
   const node = typeof schema === "object" ? (schema as Node) : {};
   return {
     id: entry.id,
     path: [...entry.path],
-    ...(entry.resultPath !== undefined || entry.path.includes(WILDCARD) ? { resultPath: [...resultPath] } : {}),
+    ...(entry.resultPath !== undefined || entry.path.includes(WILDCARD)
+      ? { resultPath: [...resultPath] }
+      : {}),
     schema,
     ...(typeof node.type === "string" ? { datatype: node.type } : {}),
-    ...(entry.description !== undefined ? { description: entry.description } : typeof node.description === "string" ? { description: node.description } : {}),
+    ...(entry.description !== undefined
+      ? { description: entry.description }
+      : typeof node.description === "string"
+        ? { description: node.description }
+        : {}),
     ...(entry.aliases !== undefined ? { aliases: [...entry.aliases] } : {}),
     ...(entry.semanticId !== undefined ? { semanticId: entry.semanticId } : {}),
     ...(entry.unit !== undefined ? { unit: entry.unit } : {}),
     ...(entry.dimensions !== undefined ? { dimensions: entry.dimensions } : {}),
-    ...(entry.normalization !== undefined ? { normalization: { canonicalUnit: entry.normalization.canonicalUnit, scale: entry.normalization.scale, offset: entry.normalization.offset ?? 0 } } : {}),
+    ...(entry.normalization !== undefined
+      ? {
+          normalization: {
+            canonicalUnit: entry.normalization.canonicalUnit,
+            scale: entry.normalization.scale,
+            offset: entry.normalization.offset ?? 0,
+          },
+        }
+      : {}),
     ...(entry.qualifiers !== undefined ? { qualifiers: sortRecord(entry.qualifiers) } : {}),
     ...(entry.identifier !== undefined ? { identifier: entry.identifier } : {}),
     ...(entry.provenance !== undefined ? { provenance: entry.provenance } : {}),
@@ -108,7 +165,11 @@ function toField(entry: FieldOverlay, output: JsonSchema, defs: Readonly<Record<
 }
 
 /** The schema at a field path in the output schema (through `$defs`, `allOf` and nullable unions). */
-export function schemaAt(schema: JsonSchema, path: readonly string[], defs: Readonly<Record<string, JsonSchema>>): JsonSchema | undefined {
+export function schemaAt(
+  schema: JsonSchema,
+  path: readonly string[],
+  defs: Readonly<Record<string, JsonSchema>>,
+): JsonSchema | undefined {
   let current: JsonSchema | undefined = schema;
   for (const segment of path) {
     if (current === undefined) return undefined;
@@ -116,7 +177,11 @@ export function schemaAt(schema: JsonSchema, path: readonly string[], defs: Read
     let next: JsonSchema | undefined;
     for (const node of candidates) {
       if (segment === WILDCARD) {
-        if ((node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"))) && node.items !== undefined) next = node.items as JsonSchema;
+        if (
+          (node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"))) &&
+          node.items !== undefined
+        )
+          next = node.items as JsonSchema;
       } else {
         const props = node.properties as Record<string, JsonSchema> | undefined;
         if (props !== undefined && Object.hasOwn(props, segment)) next = props[segment];

@@ -33,7 +33,13 @@ export class ConfigError extends SchemaRouterError {
 export class SourceError extends SchemaRouterError {
   declare readonly code: CompilerErrorCode;
   readonly source: string;
-  constructor(source: string, code: CompilerErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+  constructor(
+    source: string,
+    code: CompilerErrorCode,
+    message: string,
+    details?: ErrorDetails,
+    options?: { cause?: unknown },
+  ) {
     super(code, `source "${source}": ${message}`, { source, ...details }, options);
     this.source = source;
   }

@@ -1,12 +1,20 @@
 /**
  * schemarouter/compiler — the programmatic compiler API (build time only).
  */
-export { compile, type CompileOptions, type CompileResult, compileSource, resolveSource } from "./compile.js";
-export { CONFIG_FILE, type ConfigFile, DEFAULTS, loadConfig, type ResolvedConfig, type SourceConfig } from "./config.js";
+
+export { main } from "./cli.js";
+export { type CompileOptions, type CompileResult, compile, compileSource, resolveSource } from "./compile.js";
+export {
+  CONFIG_FILE,
+  type ConfigFile,
+  DEFAULTS,
+  loadConfig,
+  type ResolvedConfig,
+  type SourceConfig,
+} from "./config.js";
 export { CONFIG_SCHEMA } from "./config-schema.js";
 export { applyOverlays } from "./contracts.js";
 export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors.js";
-export { main } from "./cli.js";
 export { ADAPTERS } from "./sources/index.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";
 export { formatSummary, type SourceSummary, summarizeLockChanges } from "./summary.js";

@@ -15,7 +15,11 @@ export const INITIAL_CONFIG: ConfigFile = {
 
 export async function initConfig(path: string, force: boolean): Promise<string> {
   if (!force && (await fileExists(path))) {
-    throw new ConfigError("CONFIG_EXISTS", `${path} already exists; edit it, or pass --force to overwrite it.`, { path });
+    throw new ConfigError(
+      "CONFIG_EXISTS",
+      `${path} already exists; edit it, or pass --force to overwrite it.`,
+      { path },
+    );
   }
   await writeAtomic(path, `${JSON.stringify(INITIAL_CONFIG, null, 2)}\n`);
   return path;
@@ -25,17 +29,27 @@ const NAME = /^[a-z][A-Za-z0-9_]*$/;
 
 export async function addSource(path: string, name: string, source: SourceConfig): Promise<void> {
   if (!NAME.test(name)) {
-    throw new ConfigError("CONFIG_INVALID", `source name "${name}" must start with a lower-case letter and use only letters, digits and _ (it names the generated client).`, { name });
+    throw new ConfigError(
+      "CONFIG_INVALID",
+      `source name "${name}" must start with a lower-case letter and use only letters, digits and _ (it names the generated client).`,
+      { name },
+    );
   }
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch {
-    throw new ConfigError("CONFIG_NOT_FOUND", `No config at ${path}. Run \`schemarouter init\` first.`, { path });
+    throw new ConfigError("CONFIG_NOT_FOUND", `No config at ${path}. Run \`schemarouter init\` first.`, {
+      path,
+    });
   }
   const config = validateConfig(JSON.parse(text), path);
   if (Object.hasOwn(config.sources, name)) {
-    throw new ConfigError("SOURCE_EXISTS", `source "${name}" already exists in ${path}; pick another name or edit the config.`, { name });
+    throw new ConfigError(
+      "SOURCE_EXISTS",
+      `source "${name}" already exists in ${path}; pick another name or edit the config.`,
+      { name },
+    );
   }
   const next = { ...config, sources: { ...config.sources, [name]: source } };
   validateConfig(next, path);

@@ -16,7 +16,10 @@ export interface WriteResult {
   readonly stale: string[];
 }
 
-export async function writeOutputs(files: readonly OutputFile[], mode: "write" | "dry-run" | "check"): Promise<WriteResult> {
+export async function writeOutputs(
+  files: readonly OutputFile[],
+  mode: "write" | "dry-run" | "check",
+): Promise<WriteResult> {
   const result: WriteResult = { written: [], unchanged: [], stale: [] };
   for (const file of files) {
     const current = await readFile(file.path, "utf8").catch(() => undefined);

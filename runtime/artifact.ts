@@ -44,14 +44,23 @@ export function parseArtifact(text: string, where: string): Artifact {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new LoadError("ARTIFACT_INVALID", `${where} is not valid JSON; re-run \`schemarouter compile\`.`, {
-      path: where,
-    }, { cause: error });
+    throw new LoadError(
+      "ARTIFACT_INVALID",
+      `${where} is not valid JSON; re-run \`schemarouter compile\`.`,
+      {
+        path: where,
+      },
+      { cause: error },
+    );
   }
   if (!isRecord(value) || value.format !== ARTIFACT_FORMAT) {
-    throw new LoadError("ARTIFACT_INVALID", `${where} is not a schemarouter artifact; re-run \`schemarouter compile\`.`, {
-      path: where,
-    });
+    throw new LoadError(
+      "ARTIFACT_INVALID",
+      `${where} is not a schemarouter artifact; re-run \`schemarouter compile\`.`,
+      {
+        path: where,
+      },
+    );
   }
   if (value.formatVersion !== ARTIFACT_FORMAT_VERSION) {
     throw new LoadError(
@@ -71,9 +80,13 @@ export function parseArtifact(text: string, where: string): Artifact {
     Array.isArray(value.compatibility) &&
     typeof value.digest === "string";
   if (!ok) {
-    throw new LoadError("ARTIFACT_INVALID", `${where} is missing artifact members; re-run \`schemarouter compile\`.`, {
-      path: where,
-    });
+    throw new LoadError(
+      "ARTIFACT_INVALID",
+      `${where} is missing artifact members; re-run \`schemarouter compile\`.`,
+      {
+        path: where,
+      },
+    );
   }
   const artifact = value as unknown as Artifact;
   const actual = artifactDigest(artifact);

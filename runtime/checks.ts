@@ -35,7 +35,10 @@ export class ContractSchemas {
     const key = `${which}:${endpoint.name}`;
     let schema = perTool.get(key);
     if (schema === undefined) {
-      schema = effectiveSchema(which === "input" ? endpoint.inputSchema : endpoint.outputSchema, registered.defs);
+      schema = effectiveSchema(
+        which === "input" ? endpoint.inputSchema : endpoint.outputSchema,
+        registered.defs,
+      );
       perTool.set(key, schema);
     }
     return schema;
@@ -48,22 +51,35 @@ export function checkIdentity(
   registry: Registry,
   bindings: ReadonlyMap<string, Binding>,
 ): { registered: RegisteredTool; endpoint: EndpointSpec; binding: Binding; route: string } {
-  if (call === null || typeof call !== "object" || typeof call.tool !== "string" || typeof call.endpoint !== "string") {
+  if (
+    call === null ||
+    typeof call !== "object" ||
+    typeof call.tool !== "string" ||
+    typeof call.endpoint !== "string"
+  ) {
     throw new CallRefusedError("UNKNOWN_TOOL", "A ToolCall needs string `tool` and `endpoint` members.", {});
   }
   const route = `${call.tool}.${call.endpoint}`;
   const registered = registry.get(call.tool);
   if (registered === undefined) {
-    throw new CallRefusedError("UNKNOWN_TOOL", `Tool "${call.tool}" is not registered. Registered: ${registry.toolNames().join(", ")}.`, {
-      tool: call.tool,
-    });
+    throw new CallRefusedError(
+      "UNKNOWN_TOOL",
+      `Tool "${call.tool}" is not registered. Registered: ${registry.toolNames().join(", ")}.`,
+      {
+        tool: call.tool,
+      },
+    );
   }
   const endpoint = registered.endpoints.get(call.endpoint);
   if (endpoint === undefined) {
-    throw new CallRefusedError("UNKNOWN_ENDPOINT", `Tool "${call.tool}" has no endpoint "${call.endpoint}".`, {
-      tool: call.tool,
-      endpoint: call.endpoint,
-    });
+    throw new CallRefusedError(
+      "UNKNOWN_ENDPOINT",
+      `Tool "${call.tool}" has no endpoint "${call.endpoint}".`,
+      {
+        tool: call.tool,
+        endpoint: call.endpoint,
+      },
+    );
   }
   if (typeof call.endpointFingerprint !== "string" || typeof call.toolFingerprint !== "string") {
     throw new CallRefusedError(
@@ -129,10 +145,14 @@ export function checkArguments(
   }
   for (const parameter of endpoint.parameters) {
     if (parameter.required && args[parameter.name] === undefined) {
-      throw new CallRefusedError("MISSING_REQUIRED_ARGUMENT", `${route}: required argument "${parameter.name}" is missing.`, {
-        route,
-        argument: parameter.name,
-      });
+      throw new CallRefusedError(
+        "MISSING_REQUIRED_ARGUMENT",
+        `${route}: required argument "${parameter.name}" is missing.`,
+        {
+          route,
+          argument: parameter.name,
+        },
+      );
     }
   }
   const violations = validators.validate(schemas.of(registered, endpoint, "input"), args);
@@ -172,12 +192,16 @@ export function prepareCall(
     remote: registered.tool.remote,
   });
   if (!decision.allowed) {
-    throw new CallRefusedError("POLICY_DENIED", `${route} (${endpoint.effect}) is refused: ${decision.reason}.`, {
-      route,
-      effect: endpoint.effect,
-      remote: registered.tool.remote,
-      reason: decision.reason,
-    });
+    throw new CallRefusedError(
+      "POLICY_DENIED",
+      `${route} (${endpoint.effect}) is refused: ${decision.reason}.`,
+      {
+        route,
+        effect: endpoint.effect,
+        remote: registered.tool.remote,
+        reason: decision.reason,
+      },
+    );
   }
   return {
     call: detached,

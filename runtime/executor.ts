@@ -73,7 +73,10 @@ export class Executor {
 
   /** Validates the raw output against the locked schema, then projects to the selected fields. */
   finish(prepared: PreparedCall, raw: unknown, attempts: number): ToolResult {
-    const violations = this.validators.validate(this.schemas.of(prepared.registered, prepared.endpoint, "output"), raw);
+    const violations = this.validators.validate(
+      this.schemas.of(prepared.registered, prepared.endpoint, "output"),
+      raw,
+    );
     if (violations.length > 0) {
       throw new InvocationError(
         "OUTPUT_SCHEMA_VIOLATION",
@@ -96,10 +99,14 @@ export class Executor {
     const approve = this.options.approve;
     const route = prepared.route;
     if (approve === undefined) {
-      throw new CallRefusedError("APPROVAL_DENIED", `${route} needs approval, but no approval callback is configured.`, {
-        route,
-        reason: "missing-callback",
-      });
+      throw new CallRefusedError(
+        "APPROVAL_DENIED",
+        `${route} needs approval, but no approval callback is configured.`,
+        {
+          route,
+          reason: "missing-callback",
+        },
+      );
     }
     const request: ApprovalRequest = {
       tool: prepared.call.tool,
@@ -112,18 +119,31 @@ export class Executor {
     };
     let verdict: unknown;
     try {
-      verdict = await withTimeout(Promise.resolve(approve(request)), this.options.approvalTimeoutMs ?? 60_000, signal);
+      verdict = await withTimeout(
+        Promise.resolve(approve(request)),
+        this.options.approvalTimeoutMs ?? 60_000,
+        signal,
+      );
     } catch (error) {
-      throw new CallRefusedError("APPROVAL_DENIED", `${route}: the approval callback failed, so the call is refused.`, {
-        route,
-        reason: error instanceof TimeoutError ? "timeout" : "callback-error",
-      }, { cause: error });
+      throw new CallRefusedError(
+        "APPROVAL_DENIED",
+        `${route}: the approval callback failed, so the call is refused.`,
+        {
+          route,
+          reason: error instanceof TimeoutError ? "timeout" : "callback-error",
+        },
+        { cause: error },
+      );
     }
     if (verdict !== true) {
-      throw new CallRefusedError("APPROVAL_DENIED", `${route}: the approval callback did not approve the call.`, {
-        route,
-        reason: "rejected",
-      });
+      throw new CallRefusedError(
+        "APPROVAL_DENIED",
+        `${route}: the approval callback did not approve the call.`,
+        {
+          route,
+          reason: "rejected",
+        },
+      );
     }
   }
 }

@@ -66,25 +66,33 @@ function collectProperties(
   const out = new Map<string, JsonSchema>();
   let usedComposition = false;
   if (schema.properties !== null && typeof schema.properties === "object") {
-    for (const [name, prop] of Object.entries(schema.properties as Record<string, JsonSchema>)) out.set(name, prop);
+    for (const [name, prop] of Object.entries(schema.properties as Record<string, JsonSchema>))
+      out.set(name, prop);
   }
   if (Array.isArray(schema.allOf)) {
     usedComposition = true;
     for (const branch of schema.allOf as JsonSchema[]) {
       const resolved = resolveRef(branch, defs);
       if (resolved === undefined) continue;
-      for (const [name, prop] of collectProperties(resolved, defs, seen).properties) if (!out.has(name)) out.set(name, prop);
+      for (const [name, prop] of collectProperties(resolved, defs, seen).properties)
+        if (!out.has(name)) out.set(name, prop);
     }
   }
   return { properties: [...out.entries()], usedComposition };
 }
 
 function isArraySchema(schema: SchemaObject): boolean {
-  return (schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array"))) && schema.items !== undefined;
+  return (
+    (schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array"))) &&
+    schema.items !== undefined
+  );
 }
 
 /** Follows `#/$defs/...` references (bounded) to a schema object. */
-export function resolveRef(schema: JsonSchema | undefined, defs: Readonly<Record<string, JsonSchema>>): SchemaObject | undefined {
+export function resolveRef(
+  schema: JsonSchema | undefined,
+  defs: Readonly<Record<string, JsonSchema>>,
+): SchemaObject | undefined {
   let current: JsonSchema | undefined = schema;
   for (let hops = 0; hops < 32; hops++) {
     if (current === undefined || typeof current === "boolean") return undefined;

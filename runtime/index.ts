@@ -2,7 +2,7 @@
  * schemarouter — the runtime. Loads pinned capability artifacts, refuses drift, and executes every
  * call through one fail-closed boundary. This module is the whole public runtime surface.
  */
-export { type Artifact, ARTIFACT_FORMAT_VERSION } from "./artifact.js";
+export { ARTIFACT_FORMAT_VERSION, type Artifact } from "./artifact.js";
 export {
   CallRefusedError,
   ERROR_CODES,
@@ -15,9 +15,15 @@ export {
   SchemaRouterError,
 } from "./errors.js";
 export type { ApprovalCallback, ApprovalRequest, CallContext } from "./executor.js";
-export { canonicalJson, digestJson, endpointFingerprint, fingerprintTool, toolFingerprint } from "./fingerprint.js";
+export {
+  canonicalJson,
+  digestJson,
+  endpointFingerprint,
+  fingerprintTool,
+  toolFingerprint,
+} from "./fingerprint.js";
 export type { Binding, InvocationContext, Invoker } from "./invoker.js";
-export { type Lockfile, LOCKFILE_VERSION } from "./lockfile.js";
+export { LOCKFILE_VERSION, type Lockfile } from "./lockfile.js";
 export type {
   CompatibilityIssue,
   Effect,
@@ -34,7 +40,7 @@ export type {
   UnitNormalization,
 } from "./model.js";
 export { type ApprovalMode, ExecutionPolicy, type PolicyAction, PolicyRule } from "./policy.js";
-export { Registry, type RegisteredTool, registerTool } from "./registry.js";
+export { type RegisteredTool, Registry, registerTool } from "./registry.js";
 export { type BindingConfig, SchemaRouter, type SchemaRouterOptions } from "./router.js";
 export { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
 export {
@@ -44,4 +50,11 @@ export {
   type LocalToolDefinition,
   localToolSpec,
 } from "./transports/local.js";
-export { bindClient, type CallOptions, type EndpointPin, type Projected, type ProjectPath, type TypedResult } from "./typed.js";
+export {
+  bindClient,
+  type CallOptions,
+  type EndpointPin,
+  type Projected,
+  type ProjectPaths,
+  type TypedResult,
+} from "./typed.js";

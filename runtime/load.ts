@@ -25,7 +25,9 @@ export interface LoadedCatalog {
 }
 
 export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCatalog> {
-  const lockfilePath = resolve(options.lockfile ?? resolve(options.root ?? process.cwd(), "schemarouter.lock.json"));
+  const lockfilePath = resolve(
+    options.lockfile ?? resolve(options.root ?? process.cwd(), "schemarouter.lock.json"),
+  );
   let text: string;
   try {
     text = await readFile(lockfilePath, "utf8");
@@ -40,7 +42,9 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   const lock = parseLockfile(text, lockfilePath);
   const artifacts = new Map<string, Artifact>();
   const tools: RegisteredTool[] = [];
-  for (const [name, locked] of Object.entries(lock.sources).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, locked] of Object.entries(lock.sources).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
     const artifact = await readVerifiedArtifact(name, locked, dirname(lockfilePath));
     artifacts.set(name, artifact);
     tools.push(...verifyTools(name, locked, artifact));
@@ -63,10 +67,15 @@ async function readVerifiedArtifact(name: string, locked: LockedSource, baseDir:
   }
   const digest = sha256(bytes);
   if (digest !== locked.artifact.digest) {
-    throw mismatch(name, "artifact-digest", `artifact ${locked.artifact.path} does not match the lockfile digest`, {
-      expected: locked.artifact.digest,
-      actual: digest,
-    });
+    throw mismatch(
+      name,
+      "artifact-digest",
+      `artifact ${locked.artifact.path} does not match the lockfile digest`,
+      {
+        expected: locked.artifact.digest,
+        actual: digest,
+      },
+    );
   }
   const artifact = parseArtifact(bytes.toString("utf8"), path);
   if (artifact.source.name !== name || artifact.source.kind !== locked.kind) {
@@ -75,7 +84,11 @@ async function readVerifiedArtifact(name: string, locked: LockedSource, baseDir:
     });
   }
   if (artifact.source.documentDigest !== locked.documentDigest) {
-    throw mismatch(name, "document-digest", "the artifact was compiled from another document than the lockfile pins");
+    throw mismatch(
+      name,
+      "document-digest",
+      "the artifact was compiled from another document than the lockfile pins",
+    );
   }
   return artifact;
 }
@@ -85,7 +98,8 @@ function verifyTools(name: string, locked: LockedSource, artifact: Artifact): Re
   const seen = new Set<string>();
   for (const tool of artifact.tools) {
     const lockedTool = locked.tools[tool.name];
-    if (lockedTool === undefined) throw mismatch(name, "missing-entry", `tool "${tool.name}" is not in the lockfile`);
+    if (lockedTool === undefined)
+      throw mismatch(name, "missing-entry", `tool "${tool.name}" is not in the lockfile`);
     seen.add(tool.name);
     const registered = registerTool({
       tool,
@@ -103,9 +117,14 @@ function verifyTools(name: string, locked: LockedSource, artifact: Artifact): Re
     }
     const lockedNames = Object.keys(lockedTool.endpoints);
     if (lockedNames.length !== tool.endpoints.length) {
-      throw mismatch(name, "missing-entry", `tool "${tool.name}" has a different set of endpoints than the lockfile`, {
-        tool: tool.name,
-      });
+      throw mismatch(
+        name,
+        "missing-entry",
+        `tool "${tool.name}" has a different set of endpoints than the lockfile`,
+        {
+          tool: tool.name,
+        },
+      );
     }
     for (const endpoint of tool.endpoints) {
       const lockedEndpoint = lockedTool.endpoints[endpoint.name];
@@ -117,23 +136,34 @@ function verifyTools(name: string, locked: LockedSource, artifact: Artifact): Re
         lockedEndpoint.effect !== endpoint.effect ||
         lockedEndpoint.remoteDigest !== remoteDigest
       ) {
-        throw mismatch(name, "endpoint-fingerprint", `endpoint "${tool.name}.${endpoint.name}" does not match the lockfile`, {
-          tool: tool.name,
-          endpoint: endpoint.name,
-          expected: lockedEndpoint?.fingerprint,
-          actual,
-        });
+        throw mismatch(
+          name,
+          "endpoint-fingerprint",
+          `endpoint "${tool.name}.${endpoint.name}" does not match the lockfile`,
+          {
+            tool: tool.name,
+            endpoint: endpoint.name,
+            expected: lockedEndpoint?.fingerprint,
+            actual,
+          },
+        );
       }
     }
     out.push(registered);
   }
   for (const toolName of Object.keys(locked.tools)) {
-    if (!seen.has(toolName)) throw mismatch(name, "missing-entry", `locked tool "${toolName}" is not in the artifact`);
+    if (!seen.has(toolName))
+      throw mismatch(name, "missing-entry", `locked tool "${toolName}" is not in the artifact`);
   }
   return out;
 }
 
-function mismatch(source: string, reason: string, what: string, extra: Record<string, unknown> = {}): LoadError {
+function mismatch(
+  source: string,
+  reason: string,
+  what: string,
+  extra: Record<string, unknown> = {},
+): LoadError {
   return new LoadError(
     "LOCK_MISMATCH",
     `Source "${source}": ${what}. The artifacts and the lockfile disagree; re-run \`schemarouter compile\` and review the lockfile diff.`,

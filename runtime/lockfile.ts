@@ -58,12 +58,19 @@ export function parseLockfile(text: string, where: string): Lockfile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new LoadError("LOCK_INVALID", `${where} is not valid JSON; restore it from git or re-run \`schemarouter compile\`.`, {
-      path: where,
-    }, { cause: error });
+    throw new LoadError(
+      "LOCK_INVALID",
+      `${where} is not valid JSON; restore it from git or re-run \`schemarouter compile\`.`,
+      {
+        path: where,
+      },
+      { cause: error },
+    );
   }
   if (!isRecord(value) || typeof value.lockfileVersion !== "number") {
-    throw new LoadError("LOCK_INVALID", `${where} is not a schemarouter lockfile (no lockfileVersion).`, { path: where });
+    throw new LoadError("LOCK_INVALID", `${where} is not a schemarouter lockfile (no lockfileVersion).`, {
+      path: where,
+    });
   }
   if (value.lockfileVersion > LOCKFILE_VERSION) {
     throw new LoadError(
@@ -80,7 +87,8 @@ export function parseLockfile(text: string, where: string): Lockfile {
       { path: where, lockfileVersion: value.lockfileVersion, supported: LOCKFILE_VERSION },
     );
   }
-  if (!isRecord(value.sources)) throw new LoadError("LOCK_INVALID", `${where} has no "sources" object.`, { path: where });
+  if (!isRecord(value.sources))
+    throw new LoadError("LOCK_INVALID", `${where} has no "sources" object.`, { path: where });
   for (const [name, source] of Object.entries(value.sources)) {
     const ok =
       isRecord(source) &&
@@ -89,7 +97,11 @@ export function parseLockfile(text: string, where: string): Lockfile {
       typeof source.artifact.path === "string" &&
       typeof source.artifact.digest === "string" &&
       isRecord(source.tools);
-    if (!ok) throw new LoadError("LOCK_INVALID", `${where}: source "${name}" is malformed.`, { path: where, source: name });
+    if (!ok)
+      throw new LoadError("LOCK_INVALID", `${where}: source "${name}" is malformed.`, {
+        path: where,
+        source: name,
+      });
   }
   return value as unknown as Lockfile;
 }

@@ -41,11 +41,15 @@ export class PolicyRule {
 
   constructor(options: PolicyRuleOptions) {
     if (!["allow", "deny", "require-approval"].includes(options.action)) {
-      throw new TypeError(`PolicyRule: action must be allow, deny or require-approval (got ${String(options.action)})`);
+      throw new TypeError(
+        `PolicyRule: action must be allow, deny or require-approval (got ${String(options.action)})`,
+      );
     }
     const pattern = options.operation;
     if (typeof pattern !== "string" || pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) {
-      throw new TypeError(`PolicyRule: operation must be a non-empty glob of at most ${MAX_PATTERN_LENGTH} characters`);
+      throw new TypeError(
+        `PolicyRule: operation must be a non-empty glob of at most ${MAX_PATTERN_LENGTH} characters`,
+      );
     }
     if (!PATTERN_CHARS.test(pattern) || /\*{3,}/.test(pattern)) {
       throw new TypeError(
@@ -68,8 +72,10 @@ export class PolicyRule {
     if (this.effects !== undefined && !this.effects.includes(subject.effect)) return false;
     if (this.remote !== undefined && this.remote !== subject.remote) return false;
     if (this.readOnly !== undefined && this.readOnly !== (subject.effect === "read")) return false;
-    if (this.destructive !== undefined && this.destructive !== (subject.effect === "destructive")) return false;
-    if (this.unclassified !== undefined && this.unclassified !== (subject.effect === "unclassified")) return false;
+    if (this.destructive !== undefined && this.destructive !== (subject.effect === "destructive"))
+      return false;
+    if (this.unclassified !== undefined && this.unclassified !== (subject.effect === "unclassified"))
+      return false;
     return true;
   }
 }
@@ -117,10 +123,13 @@ export class ExecutionPolicy {
     this.allowUnclassifiedRemote = options.allowUnclassifiedRemote === true;
     this.approval = options.approval ?? "never";
     if (!["never", "non-read-only", "all"].includes(this.approval)) {
-      throw new TypeError(`ExecutionPolicy: approval must be never, non-read-only or all (got ${String(this.approval)})`);
+      throw new TypeError(
+        `ExecutionPolicy: approval must be never, non-read-only or all (got ${String(this.approval)})`,
+      );
     }
     for (const rule of options.rules ?? []) {
-      if (!(rule instanceof PolicyRule)) throw new TypeError("ExecutionPolicy: rules must be PolicyRule instances");
+      if (!(rule instanceof PolicyRule))
+        throw new TypeError("ExecutionPolicy: rules must be PolicyRule instances");
     }
     this.rules = Object.freeze([...(options.rules ?? [])]);
     Object.freeze(this);
@@ -150,7 +159,9 @@ export class ExecutionPolicy {
       case "read":
         return undefined;
       case "write":
-        return this.allowMutations ? undefined : "write operations need ExecutionPolicy({ allowMutations: true })";
+        return this.allowMutations
+          ? undefined
+          : "write operations need ExecutionPolicy({ allowMutations: true })";
       case "destructive":
         return this.allowDestructive
           ? undefined

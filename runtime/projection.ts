@@ -11,7 +11,11 @@ export const WILDCARD = "*";
  * Resolves the selected logical field IDs to FieldSpecs, refusing undeclared IDs and overlapping paths.
  * `undefined` selects every declared field not already covered by a declared ancestor.
  */
-export function selectFields(endpoint: EndpointSpec, ids: readonly string[] | undefined, route: string): FieldSpec[] {
+export function selectFields(
+  endpoint: EndpointSpec,
+  ids: readonly string[] | undefined,
+  route: string,
+): FieldSpec[] {
   if (ids === undefined) return defaultFields(endpoint.fields);
   const byId = new Map(endpoint.fields.map((field) => [field.id, field]));
   const selected: FieldSpec[] = [];
@@ -26,7 +30,10 @@ export function selectFields(endpoint: EndpointSpec, ids: readonly string[] | un
       );
     }
     if (seen.has(id)) {
-      throw new CallRefusedError("OVERLAPPING_FIELDS", `${route}: field "${id}" is selected twice.`, { route, fields: [id] });
+      throw new CallRefusedError("OVERLAPPING_FIELDS", `${route}: field "${id}" is selected twice.`, {
+        route,
+        fields: [id],
+      });
     }
     seen.add(id);
     selected.push(field);
@@ -51,7 +58,8 @@ export function selectFields(endpoint: EndpointSpec, ids: readonly string[] | un
 
 function defaultFields(fields: readonly FieldSpec[]): FieldSpec[] {
   return fields.filter(
-    (field) => !fields.some((other) => other !== field && isStrictPrefix(resultPathOf(other), resultPathOf(field))),
+    (field) =>
+      !fields.some((other) => other !== field && isStrictPrefix(resultPathOf(other), resultPathOf(field))),
   );
 }
 
@@ -74,10 +82,14 @@ export function project(raw: unknown, fields: readonly FieldSpec[], route: strin
     const source = splitAtWildcards(field.path);
     const target = splitAtWildcards(resultPathOf(field));
     if (source.length !== target.length) {
-      throw new InvocationError("UNIT_NORMALIZATION_FAILED", `${route}: field "${field.id}" has mismatched wildcard paths.`, {
-        route,
-        field: field.id,
-      });
+      throw new InvocationError(
+        "UNIT_NORMALIZATION_FAILED",
+        `${route}: field "${field.id}" has mismatched wildcard paths.`,
+        {
+          route,
+          field: field.id,
+        },
+      );
     }
     out = place(raw, source, target, 0, out, field, route);
   }

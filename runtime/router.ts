@@ -53,7 +53,12 @@ export class SchemaRouter {
       ...(options.root !== undefined ? { root: options.root } : {}),
       ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
     });
-    const router = new SchemaRouter(catalog.registry, options.policy ?? new ExecutionPolicy(), options, catalog);
+    const router = new SchemaRouter(
+      catalog.registry,
+      options.policy ?? new ExecutionPolicy(),
+      options,
+      catalog,
+    );
     router.bindFromOptions(options);
     return router;
   }
@@ -73,7 +78,9 @@ export class SchemaRouter {
     for (const [tool, config] of Object.entries(options.bindings ?? {})) {
       const registered = this.currentRegistry.get(tool);
       if (registered === undefined) {
-        throw new SchemaRouterError("UNKNOWN_TOOL", `bindings.${tool}: no such tool in the lockfile.`, { tool });
+        throw new SchemaRouterError("UNKNOWN_TOOL", `bindings.${tool}: no such tool in the lockfile.`, {
+          tool,
+        });
       }
       const invoker = "invoker" in config ? config.invoker : createHttpInvoker(config);
       this.bind(tool, invoker);
@@ -81,9 +88,13 @@ export class SchemaRouter {
     for (const [source, definition] of Object.entries(options.local ?? {})) {
       const registered = this.currentRegistry.get(definition.name);
       if (registered === undefined || registered.source !== source) {
-        throw new SchemaRouterError("UNKNOWN_TOOL", `local.${source}: no local tool "${definition.name}" is locked.`, {
-          source,
-        });
+        throw new SchemaRouterError(
+          "UNKNOWN_TOOL",
+          `local.${source}: no local tool "${definition.name}" is locked.`,
+          {
+            source,
+          },
+        );
       }
       const live = fingerprintTool(localToolSpec(definition), registered.defs).tool;
       if (live !== registered.fingerprint) {
@@ -100,7 +111,8 @@ export class SchemaRouter {
   /** Binds a trusted invoker to the tool's current contract (trusted local code only). */
   bind(tool: string, invoker: Invoker): void {
     const registered = this.currentRegistry.get(tool);
-    if (registered === undefined) throw new SchemaRouterError("UNKNOWN_TOOL", `Cannot bind unknown tool "${tool}".`, { tool });
+    if (registered === undefined)
+      throw new SchemaRouterError("UNKNOWN_TOOL", `Cannot bind unknown tool "${tool}".`, { tool });
     this.bindingMap.set(tool, { tool, toolFingerprint: registered.fingerprint, invoker });
   }
 
@@ -124,8 +136,15 @@ export class SchemaRouter {
   }
 
   /** Runs calls (or a plan's calls) in order; the first refusal or failure rejects. */
-  async invoke(calls: ToolCall | readonly ToolCall[] | { readonly calls: readonly ToolCall[] }, context: CallContext = {}): Promise<ToolResult[]> {
-    const list = Array.isArray(calls) ? calls : "calls" in (calls as object) ? (calls as { calls: readonly ToolCall[] }).calls : [calls as ToolCall];
+  async invoke(
+    calls: ToolCall | readonly ToolCall[] | { readonly calls: readonly ToolCall[] },
+    context: CallContext = {},
+  ): Promise<ToolResult[]> {
+    const list = Array.isArray(calls)
+      ? calls
+      : "calls" in (calls as object)
+        ? (calls as { calls: readonly ToolCall[] }).calls
+        : [calls as ToolCall];
     const results: ToolResult[] = [];
     for (const call of list) results.push(await this.call(call, context));
     return results;

@@ -20,41 +20,37 @@ export interface CallOptions<F extends string> {
   readonly signal?: AbortSignal;
 }
 
-/** Projects type `T` along one field path. */
-export type ProjectPath<T, P> = P extends readonly []
-  ? T
-  : T extends null | undefined
+/** The first segments of a union of paths. */
+type Heads<P> = P extends readonly [infer H, ...unknown[]] ? H : never;
+/** The remaining segments of the paths of union `P` that start with `H`. */
+type Tails<P, H> = P extends readonly [infer Head, ...infer R] ? (Head extends H ? R : never) : never;
+
+/**
+ * Projects type `T` along a union of field paths `P`, merging paths that share a prefix: nested
+ * objects keep their shape (and optionality), `*` walks array items so records stay together.
+ */
+export type ProjectPaths<T, P> = [Extract<P, readonly []>] extends [never]
+  ? T extends null | undefined
     ? T
-    : P extends readonly [infer H, ...infer R]
-      ? H extends "*"
-        ? T extends readonly (infer E)[]
-          ? ProjectPath<E, R>[]
-          : never
-        : H extends keyof T
-          ? { [K in keyof T as K extends H ? K : never]: ProjectPath<T[K], R> }
-          : never
-      : never;
-
-type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;
-
-/** Flattens intersections of projected records into one object type (recursively). */
-export type Merge<T> = T extends readonly (infer E)[]
-  ? Merge<E>[]
-  : T extends object
-    ? { [K in keyof T]: Merge<T[K]> }
-    : T;
+    : "*" extends Heads<P>
+      ? T extends readonly (infer E)[]
+        ? ProjectPaths<E, Tails<P, "*">>[]
+        : never
+      : { [K in keyof T as K extends Heads<P> ? K : never]: ProjectPaths<T[K], Tails<P, K>> }
+  : T;
 
 /** The result type of a call on output `O` with field paths `Paths` and selected field IDs `F`. */
-export type Projected<O, Paths, F extends keyof Paths> = [F] extends [never]
-  ? O
-  : Merge<UnionToIntersection<F extends keyof Paths ? ProjectPath<O, Paths[F]> : never>>;
+export type Projected<O, Paths, F extends keyof Paths> = [F] extends [never] ? O : ProjectPaths<O, Paths[F]>;
 
 export type TypedResult<T> = ToolResult<T>;
 
 type BoundMethod = (args: Record<string, unknown>, options?: CallOptions<string>) => Promise<ToolResult>;
 
 /** Builds the method table of a generated client: each method calls the router with its pin. */
-export function bindClient(router: SchemaRouter, pins: Readonly<Record<string, EndpointPin>>): Record<string, BoundMethod> {
+export function bindClient(
+  router: SchemaRouter,
+  pins: Readonly<Record<string, EndpointPin>>,
+): Record<string, BoundMethod> {
   const client: Record<string, BoundMethod> = {};
   for (const [method, pin] of Object.entries(pins)) {
     client[method] = (args, options) =>

@@ -2,4 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { CONFIG_SCHEMA } from "../dist/compiler/config-schema.js";
 
-writeFileSync(new URL("../schemarouter.config.schema.json", import.meta.url), `${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`);
+writeFileSync(
+  new URL("../schemarouter.config.schema.json", import.meta.url),
+  `${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`,
+);

@@ -4,13 +4,24 @@
  * Identifiers starting with `__` are placeholders; the runtime import is replaced by the configured
  * `runtimeImport` (default "schemarouter"). It is type-checked with the rest of the repository.
  */
-import { bindClient, type CallOptions, type Projected, type SchemaRouter, type TypedResult } from "../runtime/index.js";
+import {
+  bindClient,
+  type CallOptions,
+  type Projected,
+  type SchemaRouter,
+  type TypedResult,
+} from "../runtime/index.js";
 
 type __Input = { readonly __parameter?: string };
 type __Output = { readonly __field?: string };
 
 export const pins = {
-  __method: { tool: "__tool", endpoint: "__endpoint", endpointFingerprint: "sha256:", toolFingerprint: "sha256:" },
+  __method: {
+    tool: "__tool",
+    endpoint: "__endpoint",
+    endpointFingerprint: "sha256:",
+    toolFingerprint: "sha256:",
+  },
 } as const;
 
 export interface __Fields {

@@ -2,7 +2,13 @@
  * Emits one capability artifact per source: canonical JSON (RFC 8785) with a trailing newline, so
  * identical inputs give byte-identical files.
  */
-import { ARTIFACT_FORMAT, ARTIFACT_FORMAT_VERSION, type Artifact, type ArtifactBody, artifactDigest } from "../../runtime/artifact.js";
+import {
+  ARTIFACT_FORMAT,
+  ARTIFACT_FORMAT_VERSION,
+  type Artifact,
+  type ArtifactBody,
+  artifactDigest,
+} from "../../runtime/artifact.js";
 import { canonicalJson } from "../../runtime/fingerprint.js";
 import type { SourceKind } from "../../runtime/model.js";
 import type { SourceResult } from "../sources/types.js";

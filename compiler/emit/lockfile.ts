@@ -4,7 +4,13 @@
  */
 import type { Artifact } from "../../runtime/artifact.js";
 import { sha256 } from "../../runtime/fingerprint.js";
-import { LOCKFILE_MARKER, LOCKFILE_VERSION, type LockedSource, type LockedTool, type Lockfile } from "../../runtime/lockfile.js";
+import {
+  LOCKFILE_MARKER,
+  LOCKFILE_VERSION,
+  type LockedSource,
+  type LockedTool,
+  type Lockfile,
+} from "../../runtime/lockfile.js";
 import type { RegisteredTool } from "../../runtime/registry.js";
 
 export interface CompiledSource {
@@ -30,7 +36,11 @@ export function buildLockfile(sources: readonly CompiledSource[]): Lockfile {
           ...(remoteDigest !== undefined ? { remoteDigest } : {}),
         };
       }
-      tools[registered.tool.name] = { fingerprint: registered.fingerprint, remote: registered.tool.remote, endpoints };
+      tools[registered.tool.name] = {
+        fingerprint: registered.fingerprint,
+        remote: registered.tool.remote,
+        endpoints,
+      };
     }
     out[source.name] = {
       kind: source.artifact.source.kind,

@@ -2,7 +2,9 @@
  * Deterministic, collision-free TypeScript identifiers for generated bindings.
  */
 const RESERVED = new Set(
-  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await".split(" "),
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await".split(
+    " ",
+  ),
 );
 
 function words(value: string): string[] {
@@ -14,7 +16,13 @@ function words(value: string): string[] {
 
 export function camelCase(value: string): string {
   const parts = words(value);
-  const joined = parts.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+  const joined = parts
+    .map((word, index) =>
+      index === 0
+        ? word.charAt(0).toLowerCase() + word.slice(1)
+        : word.charAt(0).toUpperCase() + word.slice(1),
+    )
+    .join("");
   const safe = joined === "" ? "call" : /^[0-9]/.test(joined) ? `_${joined}` : joined;
   return RESERVED.has(safe) ? `${safe}_` : safe;
 }

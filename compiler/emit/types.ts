@@ -16,14 +16,36 @@ export interface EndpointTypeRequest {
 }
 
 const ROOT = "SchemaRouterTypesRoot";
-const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SUBSCHEMA_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+]);
 const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SUBSCHEMA_SINGLE = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"]);
+const SUBSCHEMA_SINGLE = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+]);
 
-export async function emitTypes(defs: Readonly<Record<string, JsonSchema>>, endpoints: readonly EndpointTypeRequest[]): Promise<string> {
+export async function emitTypes(
+  defs: Readonly<Record<string, JsonSchema>>,
+  endpoints: readonly EndpointTypeRequest[],
+): Promise<string> {
   const allocator = new NameAllocator([ROOT, ...endpoints.flatMap((e) => [e.inputName, e.outputName])]);
   const typeNames = new Map<string, string>();
-  for (const name of Object.keys(defs).sort()) typeNames.set(name, allocator.take(pascalCase(name) || "Schema"));
+  for (const name of Object.keys(defs).sort())
+    typeNames.set(name, allocator.take(pascalCase(name) || "Schema"));
   const $defs: Record<string, JsonSchema> = {};
   for (const [name, typeName] of typeNames) $defs[name] = titled(defs[name]!, typeName, typeNames);
   endpoints.forEach((endpoint, index) => {
@@ -43,7 +65,10 @@ export async function emitTypes(defs: Readonly<Record<string, JsonSchema>>, endp
   });
   return text
     .replace(new RegExp(`export interface ${ROOT} \\{\\s*\\}\\n?`), "")
-    .replace(/\/\*\*\n \* This interface was referenced by `SchemaRouterTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g, "");
+    .replace(
+      /\/\*\*\n \* This interface was referenced by `SchemaRouterTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g,
+      "",
+    );
 }
 
 /**
@@ -51,13 +76,16 @@ export async function emitTypes(defs: Readonly<Record<string, JsonSchema>>, endp
  * turns `$ref`s to shared definitions into references to their named types.
  */
 function titled(schema: JsonSchema, title: string, typeNames: ReadonlyMap<string, string>): JsonSchema {
-  if (typeof schema === "boolean" || isEmpty(schema)) return { title, tsType: schema === false ? "never" : "unknown" };
+  if (typeof schema === "boolean" || isEmpty(schema))
+    return { title, tsType: schema === false ? "never" : "unknown" };
   const stripped = prepare(schema, typeNames) as Node;
   return { ...stripped, title };
 }
 
 function isEmpty(schema: Node): boolean {
-  return Object.keys(schema).every((key) => ["description", "title", "$comment", "examples", "x-unit"].includes(key));
+  return Object.keys(schema).every((key) =>
+    ["description", "title", "$comment", "examples", "x-unit"].includes(key),
+  );
 }
 
 function prepare(node: unknown, typeNames: ReadonlyMap<string, string>): unknown {
@@ -67,8 +95,10 @@ function prepare(node: unknown, typeNames: ReadonlyMap<string, string>): unknown
   if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
     const name = typeNames.get(ref.slice("#/$defs/".length).replace(/~1/g, "/").replace(/~0/g, "~"));
     const description = (node as Node).description;
-    if (name !== undefined) return { tsType: name, ...(typeof description === "string" ? { description } : {}) };
+    if (name !== undefined)
+      return { tsType: name, ...(typeof description === "string" ? { description } : {}) };
   }
+  if (typeof ref === "string") return { tsType: "unknown" };
   const out: Node = {};
   for (const [key, value] of Object.entries(node as Node)) {
     if (key === "title") continue;

@@ -2,7 +2,12 @@
  * Dispatch table of source adapters: a new SourceKind fails the build until it is handled here.
  */
 import type { SourceKind } from "../../runtime/model.js";
-import type { LocalSourceConfig, McpSourceConfig, OpenApiSourceConfig, OptimadeSourceConfig } from "../config.js";
+import type {
+  LocalSourceConfig,
+  McpSourceConfig,
+  OpenApiSourceConfig,
+  OptimadeSourceConfig,
+} from "../config.js";
 import { CompileError } from "../errors.js";
 import { localAdapter } from "./local.js";
 import { openapiAdapter } from "./openapi/index.js";

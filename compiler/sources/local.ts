@@ -21,12 +21,22 @@ export const localAdapter: SourceAdapter<LocalSourceConfig> = {
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      throw new SourceError(name, "LOCAL_MODULE_INVALID", `cannot read ${config.module}.`, {}, { cause: error });
+      throw new SourceError(
+        name,
+        "LOCAL_MODULE_INVALID",
+        `cannot read ${config.module}.`,
+        {},
+        { cause: error },
+      );
     }
     const module = await importModule(name, path, text);
     const exported = module[config.export ?? "default"];
     if (!isLocalToolDefinition(exported)) {
-      throw new SourceError(name, "LOCAL_MODULE_INVALID", `${config.module} does not export ${config.export ?? "a default"} defineLocalTool(...) definition.`);
+      throw new SourceError(
+        name,
+        "LOCAL_MODULE_INVALID",
+        `${config.module} does not export ${config.export ?? "a default"} defineLocalTool(...) definition.`,
+      );
     }
     const tool = localToolSpec(exported);
     return {
@@ -42,15 +52,28 @@ export const localAdapter: SourceAdapter<LocalSourceConfig> = {
 async function importModule(source: string, path: string, text: string): Promise<Record<string, unknown>> {
   if (!/\.(c|m)?tsx?$/.test(path)) return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   const output = ts.transpileModule(text, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: false,
+    },
     fileName: path,
   }).outputText;
-  const temp = join(dirname(path), `.schemarouter-${basename(path).replace(/\W/g, "_")}-${sha256(output).slice(7, 19)}.mjs`);
+  const temp = join(
+    dirname(path),
+    `.schemarouter-${basename(path).replace(/\W/g, "_")}-${sha256(output).slice(7, 19)}.mjs`,
+  );
   await writeFile(temp, output, "utf8");
   try {
     return (await import(pathToFileURL(temp).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new SourceError(source, "LOCAL_MODULE_INVALID", `importing ${basename(path)} failed: ${(error as Error).message}`, {}, { cause: error });
+    throw new SourceError(
+      source,
+      "LOCAL_MODULE_INVALID",
+      `importing ${basename(path)} failed: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
   } finally {
     await rm(temp, { force: true });
   }

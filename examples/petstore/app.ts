@@ -16,11 +16,17 @@ export async function runPetstoreDemo(root: string, log: (line: string) => void)
   });
   try {
     const client = createClient(router);
-    const pet = await client.petstore.getPetById({ petId: "rex" }, { fields: ["name", "weight", "owner_city"] });
+    const pet = await client.petstore.getPetById(
+      { petId: "rex" },
+      { fields: ["name", "weight", "owner_city"] },
+    );
     // The result type has exactly the selected fields: `pet.data.status` would not compile.
     log(`getPetById → ${JSON.stringify(pet.data)}  (weight normalized kg → g)`);
 
-    const visits = await client.petstore.listVisits({ petId: "rex" }, { fields: ["visits[].date", "visits[].vet"] });
+    const visits = await client.petstore.listVisits(
+      { petId: "rex" },
+      { fields: ["visits[].date", "visits[].vet"] },
+    );
     log(`listVisits → ${JSON.stringify(visits.data)}`);
 
     try {

@@ -2,8 +2,22 @@
 import { createServer } from "node:http";
 
 const SEED = [
-  { id: "rex", name: "Rex", tag: "dog", status: "available", weightKg: 31.5, owner: { name: "Ada", email: "ada@example.com", address: { city: "Seoul", street: "1 Main St" } } },
-  { id: "tom", name: "Tom", tag: "cat", status: "sold", weightKg: 4.2, owner: { name: "Grace", address: { city: "Busan" } } },
+  {
+    id: "rex",
+    name: "Rex",
+    tag: "dog",
+    status: "available",
+    weightKg: 31.5,
+    owner: { name: "Ada", email: "ada@example.com", address: { city: "Seoul", street: "1 Main St" } },
+  },
+  {
+    id: "tom",
+    name: "Tom",
+    tag: "cat",
+    status: "sold",
+    weightKg: 4.2,
+    owner: { name: "Grace", address: { city: "Busan" } },
+  },
   { id: "nemo", name: "Nemo", tag: null, status: "pending" },
 ];
 
@@ -26,10 +40,14 @@ export async function startPetstoreServer(options = {}) {
     requests.push({ method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers } });
     const send = (status, body) => {
       const text = body === undefined ? "" : JSON.stringify(body);
-      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(text),
+      });
       res.end(text);
     };
-    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) return send(401, { message: "unauthorized" });
+    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`)
+      return send(401, { message: "unauthorized" });
     const url = new URL(req.url ?? "/", "http://localhost");
     const parts = url.pathname.replace(/^\/v1/, "").split("/").filter(Boolean);
     if (parts[0] !== "pets") return send(404, { message: "not found" });
@@ -42,7 +60,13 @@ export async function startPetstoreServer(options = {}) {
       let raw = "";
       for await (const chunk of req) raw += chunk;
       const input = JSON.parse(raw || "{}");
-      const pet = { id: String(input.name).toLowerCase(), name: input.name, tag: input.tag ?? null, status: "available", ...(input.weightKg !== undefined ? { weightKg: input.weightKg } : {}) };
+      const pet = {
+        id: String(input.name).toLowerCase(),
+        name: input.name,
+        tag: input.tag ?? null,
+        status: "available",
+        ...(input.weightKg !== undefined ? { weightKg: input.weightKg } : {}),
+      };
       pets.set(pet.id, pet);
       return send(201, pet);
     }
@@ -54,7 +78,8 @@ export async function startPetstoreServer(options = {}) {
       res.writeHead(204).end();
       return;
     }
-    if (parts.length === 3 && parts[2] === "visits" && req.method === "GET") return send(200, { petId: pet.id, visits: VISITS[pet.id] ?? [] });
+    if (parts.length === 3 && parts[2] === "visits" && req.method === "GET")
+      return send(200, { petId: pet.id, visits: VISITS[pet.id] ?? [] });
     return send(405, { message: "method not allowed" });
   });
   await new Promise((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));

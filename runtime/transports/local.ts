@@ -36,13 +36,17 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates and freezes a local tool definition (use it as the module's default export). */
 export function defineLocalTool<const T extends LocalToolDefinition>(definition: T): T {
-  if (!NAME.test(definition.name)) throw new TypeError(`defineLocalTool: "${definition.name}" is not a valid tool name`);
+  if (!NAME.test(definition.name))
+    throw new TypeError(`defineLocalTool: "${definition.name}" is not a valid tool name`);
   const names = new Set<string>();
   for (const endpoint of definition.endpoints) {
-    if (!NAME.test(endpoint.name)) throw new TypeError(`defineLocalTool: "${endpoint.name}" is not a valid endpoint name`);
-    if (names.has(endpoint.name)) throw new TypeError(`defineLocalTool: endpoint "${endpoint.name}" is defined twice`);
+    if (!NAME.test(endpoint.name))
+      throw new TypeError(`defineLocalTool: "${endpoint.name}" is not a valid endpoint name`);
+    if (names.has(endpoint.name))
+      throw new TypeError(`defineLocalTool: endpoint "${endpoint.name}" is defined twice`);
     names.add(endpoint.name);
-    if (typeof endpoint.handler !== "function") throw new TypeError(`defineLocalTool: ${endpoint.name} needs a handler`);
+    if (typeof endpoint.handler !== "function")
+      throw new TypeError(`defineLocalTool: ${endpoint.name} needs a handler`);
   }
   return Object.freeze(definition);
 }
@@ -79,7 +83,9 @@ function localEndpointSpec(definition: LocalEndpointDefinition): EndpointSpec {
     location: "argument",
     required: required.has(name),
     schema,
-    ...(typeof schema === "object" && typeof schema.description === "string" ? { description: schema.description } : {}),
+    ...(typeof schema === "object" && typeof schema.description === "string"
+      ? { description: schema.description }
+      : {}),
   }));
   const output = definition.output ?? {};
   return {
@@ -101,7 +107,11 @@ export function createLocalInvoker(definition: LocalToolDefinition): Invoker {
       const handler = handlers.get(context.call.endpoint);
       const route = `${context.call.tool}.${context.call.endpoint}`;
       if (handler === undefined) {
-        throw new InvocationError("TOOL_ERROR", `${route}: the local tool has no handler for this endpoint.`, { route });
+        throw new InvocationError(
+          "TOOL_ERROR",
+          `${route}: the local tool has no handler for this endpoint.`,
+          { route },
+        );
       }
       try {
         return await handler(structuredClone(context.call.arguments) as Record<string, unknown>, {
@@ -109,7 +119,12 @@ export function createLocalInvoker(definition: LocalToolDefinition): Invoker {
         });
       } catch (error) {
         if (isSchemaRouterError(error)) throw error;
-        throw new InvocationError("TOOL_ERROR", `${route}: the local handler threw.`, { route }, { cause: error });
+        throw new InvocationError(
+          "TOOL_ERROR",
+          `${route}: the local handler threw.`,
+          { route },
+          { cause: error },
+        );
       }
     },
   };

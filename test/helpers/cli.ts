@@ -1,0 +1,28 @@
+/** Runs the real CLI program in-process and captures what it prints. */
+import { main } from "../../compiler/cli.js";
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export async function runCli(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    stdout: (text) => {
+      out.push(text);
+    },
+    stderr: (text) => {
+      err.push(text);
+    },
+    cwd,
+    env,
+  });
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}

@@ -1,0 +1,69 @@
+/**
+ * Package hygiene: the import rule (runtime never imports the compiler or heavy optional packages at
+ * module level), the published config schema, versions, and the repository's own lock being current.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_SCHEMA } from "../compiler/config-schema.js";
+import { COMPILER_VERSION } from "../compiler/version.js";
+import { runCli } from "./helpers/cli.js";
+import { REPO_ROOT } from "./helpers/project.js";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+const BUILD_TIME = [
+  "ts-morph",
+  "json-schema-to-typescript",
+  "@apidevtools/json-schema-ref-parser",
+  "commander",
+  "yaml",
+  "@openapi-contrib/openapi-schema-to-json-schema",
+];
+const LAZY_ONLY = ["@modelcontextprotocol/sdk", "better-sqlite3", "@opentelemetry/api"];
+
+describe("package", () => {
+  it("runtime/ never imports compiler/ or build-time packages, and loads optional packages lazily", () => {
+    const offenders: string[] = [];
+    for (const file of sources(join(REPO_ROOT, "runtime"))) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+["']([^"']+)["']/gm)) {
+        const [, , typeOnly, specifier] = match;
+        const where = `${relative(REPO_ROOT, file)} → ${specifier}`;
+        if (specifier!.includes("/compiler/") || specifier!.startsWith("../compiler")) offenders.push(where);
+        if (BUILD_TIME.some((pkg) => specifier === pkg || specifier!.startsWith(`${pkg}/`)))
+          offenders.push(where);
+        if (!typeOnly && LAZY_ONLY.some((pkg) => specifier === pkg || specifier!.startsWith(`${pkg}/`)))
+          offenders.push(`${where} (must be lazy)`);
+      }
+      for (const match of text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) {
+        if (BUILD_TIME.includes(match[1]!))
+          offenders.push(`${relative(REPO_ROOT, file)} → import(${match[1]})`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("publishes the config JSON Schema exactly as the compiler validates it", () => {
+    const published = JSON.parse(readFileSync(join(REPO_ROOT, "schemarouter.config.schema.json"), "utf8"));
+    expect(published).toEqual(JSON.parse(JSON.stringify(CONFIG_SCHEMA)));
+  });
+
+  it("records the package version in artifacts", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+    expect(COMPILER_VERSION).toBe(pkg.version);
+    expect(pkg.engines.node).toBe(">=20.18");
+    expect(Object.keys(pkg.exports)).toEqual([".", "./compiler", "./config.schema.json", "./package.json"]);
+  });
+
+  it("the repository's own lockfile and generated example bindings are current", async () => {
+    const { code, stdout } = await runCli(REPO_ROOT, ["compile", "--check"], process.env);
+    expect(stdout).toContain("Up to date.");
+    expect(code).toBe(0);
+  });
+});
