@@ -2,6 +2,7 @@
  * JSON Schema of `schemarouter.config.json`. The same object is published as
  * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
  */
+import { mcpSourceConfigSchema } from "./sources/mcp-config.js";
 
 const env = {
   type: "object",
@@ -116,41 +117,10 @@ const localSource = {
   },
 } as const;
 
+/** The MCP source schema (compiler/sources/mcp-config.ts) with the shared overlays definition. */
 const mcpSource = {
-  type: "object",
-  required: ["kind"],
-  additionalProperties: false,
-  properties: {
-    kind: { const: "mcp" },
-    stdio: {
-      type: "object",
-      required: ["command"],
-      additionalProperties: false,
-      properties: {
-        command: { type: "string", minLength: 1 },
-        args: { type: "array", items: { type: "string" } },
-        cwd: { type: "string" },
-        env: {
-          type: "array",
-          items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-          description: "Names of environment variables passed to the server; nothing else leaks.",
-        },
-      },
-    },
-    url: { type: "string", description: "Streamable HTTP endpoint (no credentials in the URL)." },
-    headers: { type: "object", additionalProperties: env },
-    effects: { type: "object", additionalProperties: { enum: ["read", "write", "destructive"] } },
-    results: {
-      type: "object",
-      additionalProperties: {
-        type: "object",
-        required: ["fields"],
-        additionalProperties: false,
-        properties: { fields: { type: "array", items: fieldOverlay } },
-      },
-    },
-    overlays,
-  },
+  ...mcpSourceConfigSchema,
+  properties: { ...mcpSourceConfigSchema.properties, overlays },
 } as const;
 
 const optimadeSource = {

@@ -1,4 +1,5 @@
 /** Entry point of `npm run demo` (compiled by examples/tsconfig.json). */
+import { runMemoryDemo } from "./mcp-memory/app.js";
 import { runPetstoreDemo } from "./petstore/app.js";
 
 const root = process.cwd();
@@ -6,3 +7,5 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 log("== Petstore (OpenAPI over HTTP on 127.0.0.1)");
 await runPetstoreDemo(root, log);
+log("\n== Memory (MCP server-memory over stdio)");
+await runMemoryDemo(root, log);

@@ -41,6 +41,27 @@ export const ERROR_CODES = {
   OUTPUT_SCHEMA_VIOLATION: "The raw output does not satisfy the endpoint output schema.",
   UNIT_NORMALIZATION_FAILED: "A declared unit normalization could not be applied.",
   TOOL_ERROR: "The tool reported an application error.",
+  // MCP connections
+  MCP_URL_CREDENTIALS: "An MCP URL carries credentials (userinfo or a query string).",
+  MCP_URL_INVALID: "An MCP URL has a bad scheme or a fragment.",
+  MCP_URL_INSECURE: "An MCP URL uses plain http to a non-loopback host.",
+  MCP_CONFIG_INVALID: "An MCP source or binding is misconfigured (targets, reserved headers, unknown tools).",
+  MCP_ENV_MISSING: "An MCP header's environment variable is not set.",
+  MCP_CONNECT_FAILED: "The MCP server could not be reached or initialized.",
+  MCP_LIST_FAILED: "The MCP server's tools could not be listed.",
+  // Run events and traces
+  INVALID_RUN_EVENT: "A value is not exactly a RunEvent.",
+  TRACE_SEQUENCE_GAP: "A trace event is not the run's next sequence number.",
+  TRACE_TIMESTAMP_REGRESSION: "A trace event's timestamp is earlier than the previous one.",
+  TRACE_AFTER_TERMINAL: "A trace event follows run.end or run.error.",
+  TRACE_ORDER_INVALID: "A run does not start with run.start, or repeats it.",
+  TRACE_RUN_MISMATCH: "A stored trace event belongs to another run.",
+  TRACE_RUN_NOT_FOUND: "The trace store has no events for the run.",
+  TRACE_CORRUPT: "Stored trace data is unparsable or invalid.",
+  TRACE_SCHEMA_UNSUPPORTED: "The trace database has an unknown schema version or is not a trace store.",
+  TRACE_STORE_CLOSED: "The trace store was closed.",
+  OPTIONAL_DEPENDENCY_MISSING:
+    "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK) is not installed.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -14,6 +14,15 @@ export {
   NonRetryableInvocationError,
   SchemaRouterError,
 } from "./errors.js";
+export {
+  isTerminal,
+  RUN_EVENT_TYPES,
+  type RunEvent,
+  type RunEventOf,
+  type RunEventType,
+  TraceError,
+  validateRunEvent,
+} from "./events.js";
 export type { ApprovalCallback, ApprovalRequest, CallContext } from "./executor.js";
 export {
   canonicalJson,
@@ -24,6 +33,7 @@ export {
 } from "./fingerprint.js";
 export type { Binding, InvocationContext, Invoker } from "./invoker.js";
 export { LOCKFILE_VERSION, type Lockfile } from "./lockfile.js";
+export { mcpRemoteDigest } from "./mcp-digest.js";
 export type {
   CompatibilityIssue,
   Effect,
@@ -41,7 +51,17 @@ export type {
 } from "./model.js";
 export { type ApprovalMode, ExecutionPolicy, type PolicyAction, PolicyRule } from "./policy.js";
 export { type RegisteredTool, Registry, registerTool } from "./registry.js";
-export { type BindingConfig, SchemaRouter, type SchemaRouterOptions } from "./router.js";
+export {
+  type BindingConfig,
+  type McpBindingOptions,
+  SchemaRouter,
+  type SchemaRouterOptions,
+} from "./router.js";
+export { createOtelExporter, type OtelExporter, type OtelExporterOptions } from "./traces/otel.js";
+export { isRedactedMarker, redactEvent } from "./traces/redact.js";
+export { type ReplayResult, replayRun } from "./traces/replay.js";
+export { SqliteTraceStore, type SqliteTraceStoreOptions } from "./traces/sqlite.js";
+export type { StoredEvent, TraceStore } from "./traces/store.js";
 export { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
 export {
   createLocalInvoker,
@@ -50,6 +70,14 @@ export {
   type LocalToolDefinition,
   localToolSpec,
 } from "./transports/local.js";
+export {
+  createMcpInvoker,
+  httpClientFactory,
+  type McpClientFactory,
+  type McpConnectionOptions,
+  mcpClientFactory,
+  stdioClientFactory,
+} from "./transports/mcp.js";
 export {
   bindClient,
   type CallOptions,

@@ -9,12 +9,25 @@ import type { Binding, Invoker } from "./invoker.js";
 import { type LoadedCatalog, loadCatalog } from "./load.js";
 import type { ToolCall, ToolResult } from "./model.js";
 import { ExecutionPolicy } from "./policy.js";
-import { type Registry, registerTool, type ToolRegistration } from "./registry.js";
+import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "./registry.js";
 import { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
 import { createLocalInvoker, type LocalToolDefinition, localToolSpec } from "./transports/local.js";
+import {
+  createMcpInvoker,
+  type McpConnectionOptions,
+  mcpClientFactory,
+  mcpExecutionIdentity,
+} from "./transports/mcp.js";
+
+/** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
+export interface McpBindingOptions {
+  readonly mcp: McpConnectionOptions;
+  /** Bound of every MCP request (default 30 s). */
+  readonly timeoutMs?: number;
+}
 
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
-export type BindingConfig = HttpBindingOptions | { readonly invoker: Invoker };
+export type BindingConfig = HttpBindingOptions | McpBindingOptions | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
   readonly root?: string;
@@ -82,8 +95,7 @@ export class SchemaRouter {
           tool,
         });
       }
-      const invoker = "invoker" in config ? config.invoker : createHttpInvoker(config);
-      this.bind(tool, invoker);
+      this.bind(tool, invokerFor(registered, config));
     }
     for (const [source, definition] of Object.entries(options.local ?? {})) {
       const registered = this.currentRegistry.get(definition.name);
@@ -161,4 +173,42 @@ export class SchemaRouter {
   private assertOpen(): void {
     if (this.closed) throw new SchemaRouterError("BINDING_NOT_READY", "The router is closed.", {});
   }
+}
+
+/** Builds the trusted invoker a binding config describes, checking it fits the locked tool identity. */
+function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker {
+  const tool = registered.tool.name;
+  if ("invoker" in config) return config.invoker;
+  const execution = registered.tool.execution;
+  if ("mcp" in config) {
+    if (execution.transport !== "mcp") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: an MCP binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    const identity = mcpExecutionIdentity(config.mcp);
+    if (identity.server !== execution.server || identity.identity !== execution.identity) {
+      throw new LoadError(
+        "LOCK_MISMATCH",
+        `bindings.${tool}: the MCP server (${identity.identity}) is not the one that was compiled and locked (${execution.identity}). Bind the locked server, or recompile.`,
+        { tool, reason: "binding-identity", expected: execution.identity, actual: identity.identity },
+      );
+    }
+    return createMcpInvoker({
+      source: registered.source,
+      connect: mcpClientFactory(config.mcp),
+      expected: registered.remoteDigests,
+      ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    });
+  }
+  if (execution.transport !== "http") {
+    throw new SchemaRouterError(
+      "BINDING_NOT_READY",
+      `bindings.${tool}: an HTTP binding (baseUrl) was given for a ${execution.transport} tool.`,
+      { tool },
+    );
+  }
+  return createHttpInvoker(config);
 }

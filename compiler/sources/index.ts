@@ -10,6 +10,7 @@ import type {
 } from "../config.js";
 import { CompileError } from "../errors.js";
 import { localAdapter } from "./local.js";
+import { mcpAdapter } from "./mcp.js";
 import { openapiAdapter } from "./openapi/index.js";
 import type { SourceAdapter } from "./types.js";
 
@@ -30,6 +31,6 @@ const pending = (kind: SourceKind): SourceAdapter<never> => ({
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
   openapi: openapiAdapter,
   local: localAdapter,
-  mcp: pending("mcp"),
+  mcp: mcpAdapter,
   optimade: pending("optimade"),
 };
