@@ -2,14 +2,17 @@
  * The `schemarouter` command line: init, add, compile, inspect (and check/diff for drift review).
  * `main` returns the exit code instead of exiting, so tests run the real program in-process.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isSchemaRouterError } from "../runtime/errors.js";
 import { compile } from "./compile.js";
 import { CONFIG_FILE } from "./config.js";
+import { checkDrift, exceedsThreshold, type FailOn, formatDrift, type ReportFormat } from "./drift.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock } from "./inspect.js";
+import { diffLockStates, readLockState, readLockStateAtRevision } from "./lock-state.js";
 import { formatSummary } from "./summary.js";
 import { COMPILER_VERSION } from "./version.js";
 
@@ -109,14 +112,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description("resolve sources; write artifacts, schemarouter.lock.json and typed bindings")
     .option("--check", "write nothing; exit 1 if the lockfile or bindings on disk are stale")
     .option("--dry-run", "show what would change without writing")
+    .option("--frozen", "refuse to change the lockfile (CI); exit 1 if it would change")
     .option("--json", "machine-readable summary on stdout")
-    .action(async (options: { check?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .action(async (options: { check?: boolean; dryRun?: boolean; json?: boolean; frozen?: boolean }) => {
       const mode = options.check ? "check" : options.dryRun ? "dry-run" : "write";
       const progress = io.isTTY === true && !options.json;
       const result = await compile({
         config: configPath(),
         mode,
         env: io.env,
+        frozen: options.frozen === true,
         ...(progress
           ? {
               onProgress: (e) =>
@@ -127,10 +132,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
       if (options.json) {
         io.stdout(
-          `${JSON.stringify({ mode, summaries: result.summaries, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
+          `${JSON.stringify({ mode, summaries: result.summaries, changes: result.changes?.report ?? null, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
         );
       } else {
         for (const summary of result.summaries) io.stdout(`${formatSummary(summary)}\n`);
+        if (result.changes !== undefined && result.changes.report.category !== "identical")
+          io.stdout(formatDrift(result.changes, "text"));
         for (const note of result.notes) io.stdout(`note: ${note}\n`);
         if (mode === "check")
           io.stdout(
@@ -152,6 +159,52 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           );
       }
       if (mode === "check" && stale.length > 0) exitCode = 1;
+    });
+
+  const format = (options: { json?: boolean; format?: string }): ReportFormat =>
+    options.json ? "json" : options.format === "markdown" ? "markdown" : "text";
+  const failOn = (value: string | undefined): FailOn => {
+    if (value === undefined || value === "any" || value === "breaking" || value === "security-review")
+      return value ?? "any";
+    throw new CommanderError(2, "usage", `--fail-on takes breaking, security-review or any (got ${value})`);
+  };
+
+  program
+    .command("check")
+    .description(
+      "re-resolve every source without writing; exit 0 if it matches the lock, 1 on drift, 2 if it cannot tell",
+    )
+    .option("--json", "the classified report as JSON")
+    .option("--format <format>", "text (default) or markdown (for a PR comment)")
+    .option("--fail-on <category>", "breaking | security-review | any (default any)")
+    .action(async (options: { json?: boolean; format?: string; failOn?: string }) => {
+      const threshold = failOn(options.failOn);
+      const result = await checkDrift(configPath(), io.env);
+      io.stdout(formatDrift(result, format(options)));
+      if (exceedsThreshold(result.report.category, threshold)) exitCode = 1;
+    });
+
+  program
+    .command("diff")
+    .description(
+      "classify what changed between two lockfiles plus artifacts (default: the working tree against HEAD)",
+    )
+    .option("--base <ref-or-lockfile>", "a git revision or a lockfile path", "HEAD")
+    .option("--json", "the classified report as JSON")
+    .option("--format <format>", "text (default) or markdown (for a PR comment)")
+    .option("--fail-on <category>", "exit 1 when a change reaches breaking | security-review | any")
+    .action(async (options: { base: string; json?: boolean; format?: string; failOn?: string }) => {
+      const { resolveConfig, validateConfig } = await import("./config.js");
+      const path = configPath();
+      const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
+      const basePath = resolve(io.cwd, options.base);
+      const base = existsSync(basePath)
+        ? readLockState(basePath)
+        : readLockStateAtRevision(config.lockfile, options.base);
+      const result = diffLockStates(base, readLockState(config.lockfile));
+      io.stdout(formatDrift(result, format(options)));
+      if (options.failOn !== undefined && exceedsThreshold(result.report.category, failOn(options.failOn)))
+        exitCode = 1;
     });
 
   program
@@ -181,7 +234,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     }
     if (isSchemaRouterError(error)) {
       io.stderr(`error [${error.code}]: ${error.message}\n`);
-      return 2;
+      // A frozen lock that would change is a finding (like drift), not a failure to tell.
+      return error.code === "LOCK_FROZEN" ? 1 : 2;
     }
     io.stderr(`error: ${(error as Error).stack ?? String(error)}\n`);
     return 2;

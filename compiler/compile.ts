@@ -2,10 +2,9 @@
  * `schemarouter compile`: resolve every configured source, apply trusted overlays, fingerprint, and
  * emit artifacts, the lockfile and typed bindings. The core returns data; `writeOutputs` does the I/O.
  */
-import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { DefinitionSet } from "../runtime/fingerprint.js";
-import { type Lockfile, parseLockfile, serializeLockfile } from "../runtime/lockfile.js";
+import { type Lockfile, serializeLockfile } from "../runtime/lockfile.js";
 import type { SourceKind, ToolSpec } from "../runtime/model.js";
 import { type RegisteredTool, registerTool } from "../runtime/registry.js";
 import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config.js";
@@ -13,6 +12,8 @@ import { applyOverlays } from "./contracts.js";
 import { buildArtifact, serializeArtifact } from "./emit/artifact.js";
 import { emitBindings } from "./emit/bindings.js";
 import { buildLockfile, type CompiledSource } from "./emit/lockfile.js";
+import { CompileError } from "./errors.js";
+import { type DriftResult, diffLockStates, type LockState, readLockState } from "./lock-state.js";
 import { ADAPTERS } from "./sources/index.js";
 import type { SourceContext, SourceResult } from "./sources/types.js";
 import { type SourceSummary, summarizeLockChanges } from "./summary.js";
@@ -23,6 +24,8 @@ export interface CompileOptions {
   readonly config: string;
   readonly mode?: "write" | "dry-run" | "check";
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Refuse to change the lockfile at all (CI): fails with LOCK_FROZEN when it would change. */
+  readonly frozen?: boolean;
   /** Called when a source starts and ends (progress lines). */
   readonly onProgress?: (event: { source: string; phase: "start" | "end"; ms?: number }) => void;
 }
@@ -34,6 +37,8 @@ export interface CompileResult {
   readonly files: readonly OutputFile[];
   readonly write: WriteResult;
   readonly summaries: readonly SourceSummary[];
+  /** Classified change against the previous lockfile and artifacts (absent on a first compile). */
+  readonly changes: DriftResult | undefined;
   readonly sources: readonly CompiledSource[];
   readonly notes: readonly string[];
 }
@@ -66,18 +71,25 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     { path: config.lockfile, contents: serializeLockfile(lock) },
     ...(await emitBindings(compiled, config)),
   ];
-  const previousLock = await readPreviousLock(config.lockfile);
+  const previous = readPreviousState(config.lockfile);
+  const changes =
+    previous === undefined
+      ? undefined
+      : diffLockStates(previous, { lock, artifacts: compiled.map((source) => source.artifact) });
+  if (
+    options.frozen === true &&
+    (previous === undefined || serializeLockfile(previous.lock) !== serializeLockfile(lock))
+  ) {
+    throw new CompileError(
+      "LOCK_FROZEN",
+      `--frozen: ${previous === undefined ? "there is no valid lockfile" : "the lockfile would change"}; run \`schemarouter compile\` without --frozen and commit the reviewed lockfile.`,
+      { lockfile: config.lockfile, category: changes?.report.category },
+    );
+  }
   const write = await writeOutputs(files, options.mode ?? "write");
-  return {
-    config,
-    lock,
-    previousLock,
-    files,
-    write,
-    summaries: summarizeLockChanges(previousLock, lock),
-    sources: compiled,
-    notes,
-  };
+  const previousLock = previous?.lock;
+  const summaries = summarizeLockChanges(previousLock, lock);
+  return { config, lock, previousLock, files, write, summaries, changes, sources: compiled, notes };
 }
 
 export async function resolveSource(
@@ -117,11 +129,10 @@ export function compileSource(
   return { name, artifact, artifactText, artifactPath, tools };
 }
 
-async function readPreviousLock(path: string): Promise<Lockfile | undefined> {
-  const text = await readFile(path, "utf8").catch(() => undefined);
-  if (text === undefined) return undefined;
+/** The lockfile and artifacts on disk before this compile; undefined when absent or unreadable. */
+function readPreviousState(path: string): LockState | undefined {
   try {
-    return parseLockfile(text, path);
+    return readLockState(path);
   } catch {
     return undefined;
   }
