@@ -12,7 +12,11 @@ export interface FetchLimits {
   readonly maxRedirects: number;
 }
 
-export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 5 };
+export const DEFAULT_FETCH_LIMITS: FetchLimits = {
+  maxBytes: 64 * 1024 * 1024,
+  timeoutMs: 30_000,
+  maxRedirects: 5,
+};
 
 export interface FetchOptions {
   readonly headers: Readonly<Record<string, string>>;
@@ -49,7 +53,11 @@ export function checkSourceUrl(source: string, location: string, allowInsecureHt
   return url;
 }
 
-export async function fetchDocument(source: string, location: string, options: FetchOptions): Promise<Uint8Array> {
+export async function fetchDocument(
+  source: string,
+  location: string,
+  options: FetchOptions,
+): Promise<Uint8Array> {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   let url = checkSourceUrl(source, location, options.allowInsecureHttp);
   const origin = url.origin;
@@ -57,16 +65,36 @@ export async function fetchDocument(source: string, location: string, options: F
   for (let redirects = 0; ; redirects++) {
     let response: Awaited<ReturnType<typeof request>>;
     try {
-      response = await request(url, { method: "GET", headers: { accept: "application/json, application/yaml;q=0.9, */*;q=0.5", ...options.headers }, signal: deadline });
+      response = await request(url, {
+        method: "GET",
+        headers: { accept: "application/json, application/yaml;q=0.9, */*;q=0.5", ...options.headers },
+        signal: deadline,
+      });
     } catch (error) {
-      throw new SourceError(source, "SOURCE_FETCH_FAILED", `fetching ${sanitizeLocation(url.toString())} failed (${errorName(error)}); check the URL and that the server is up.`, {}, { cause: error });
+      throw new SourceError(
+        source,
+        "SOURCE_FETCH_FAILED",
+        `fetching ${sanitizeLocation(url.toString())} failed (${errorName(error)}); check the URL and that the server is up.`,
+        {},
+        { cause: error },
+      );
     }
     const status = response.statusCode;
     if (status >= 300 && status < 400) {
       await response.body.dump().catch(() => undefined);
       const target = response.headers.location;
-      if (typeof target !== "string") throw new SourceError(source, "SOURCE_FETCH_FAILED", `redirect ${status} without a Location header`);
-      const next = new URL(target, url);
+      if (typeof target !== "string")
+        throw new SourceError(source, "SOURCE_FETCH_FAILED", `redirect ${status} without a Location header`);
+      let next: URL;
+      try {
+        next = new URL(target, url);
+      } catch {
+        throw new SourceError(
+          source,
+          "SOURCE_FETCH_FAILED",
+          `redirect ${status} has an invalid Location header`,
+        );
+      }
       if (next.origin !== origin) {
         throw new SourceError(
           source,
@@ -75,13 +103,20 @@ export async function fetchDocument(source: string, location: string, options: F
           { from: origin, to: next.origin },
         );
       }
-      if (redirects >= limits.maxRedirects) throw new SourceError(source, "SOURCE_FETCH_FAILED", `more than ${limits.maxRedirects} redirects`);
-      url = next;
+      if (redirects >= limits.maxRedirects)
+        throw new SourceError(source, "SOURCE_FETCH_FAILED", `more than ${limits.maxRedirects} redirects`);
+      // Same origin, but the target must pass the same URL rules (e.g. no credentials).
+      url = checkSourceUrl(source, next.toString(), options.allowInsecureHttp);
       continue;
     }
     if (status < 200 || status >= 300) {
       await response.body.dump().catch(() => undefined);
-      throw new SourceError(source, "SOURCE_FETCH_FAILED", `fetching ${sanitizeLocation(url.toString())} answered HTTP ${status}.`, { status });
+      throw new SourceError(
+        source,
+        "SOURCE_FETCH_FAILED",
+        `fetching ${sanitizeLocation(url.toString())} answered HTTP ${status}.`,
+        { status },
+      );
     }
     return readLimited(source, response.body, response.headers["content-length"], limits.maxBytes);
   }
@@ -95,7 +130,11 @@ async function readLimited(
 ): Promise<Uint8Array> {
   if (typeof contentLength === "string" && Number(contentLength) > maxBytes) {
     body.destroy();
-    throw new SourceError(source, "SOURCE_TOO_LARGE", `the document is ${contentLength} bytes, over the ${maxBytes}-byte limit.`);
+    throw new SourceError(
+      source,
+      "SOURCE_TOO_LARGE",
+      `the document is ${contentLength} bytes, over the ${maxBytes}-byte limit.`,
+    );
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -110,7 +149,13 @@ async function readLimited(
     }
   } catch (error) {
     if (error instanceof SourceError) throw error;
-    throw new SourceError(source, "SOURCE_FETCH_FAILED", `reading the document failed (${errorName(error)}).`, {}, { cause: error });
+    throw new SourceError(
+      source,
+      "SOURCE_FETCH_FAILED",
+      `reading the document failed (${errorName(error)}).`,
+      {},
+      { cause: error },
+    );
   }
   return Buffer.concat(chunks, size);
 }

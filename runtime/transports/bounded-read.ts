@@ -15,10 +15,14 @@ export async function readBounded(
     const declared = Number(contentLength);
     if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
       body.destroy();
-      throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
-        route,
-        contentLength,
-      });
+      throw new InvocationError(
+        "RESPONSE_NOT_JSON",
+        `${route}: the response has an invalid Content-Length.`,
+        {
+          route,
+          contentLength,
+        },
+      );
     }
     if (declared > maxBytes) {
       body.destroy();
@@ -39,7 +43,11 @@ export async function readBounded(
   } catch (error) {
     if (error instanceof InvocationError) throw error;
     const reason = signal?.aborted ? "timed out" : "was interrupted";
-    throw new InvocationUnavailableError(`${route}: reading the response ${reason}.`, { route }, { cause: error });
+    throw new InvocationUnavailableError(
+      `${route}: reading the response ${reason}.`,
+      { route },
+      { cause: error },
+    );
   }
   return Buffer.concat(chunks, received).toString("utf8");
 }
@@ -50,4 +58,28 @@ function tooLarge(route: string, maxBytes: number, size: number): InvocationErro
     `${route}: the response is larger than the ${maxBytes}-byte limit (${size} bytes). Raise maxResponseBytes in the binding if this is expected.`,
     { route, maxBytes, size },
   );
+}
+
+/**
+ * Reads at most `maxBytes` of an error response body for diagnostics, then releases the stream.
+ * Never fails: a body that is too large, broken or cut off yields what arrived.
+ */
+export async function readPrefix(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  maxBytes: number,
+): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      received += chunk.byteLength;
+      if (received >= maxBytes) break;
+    }
+  } catch {
+    // Diagnostics only: keep what arrived.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks, received).subarray(0, maxBytes).toString("utf8");
 }

@@ -5,13 +5,15 @@
  */
 import { type Dispatcher, request } from "undici";
 import { CallRefusedError, InvocationError, InvocationUnavailableError } from "../errors.js";
-import type { EndpointSpec, ParameterSpec } from "../model.js";
 import type { InvocationContext, Invoker } from "../invoker.js";
-import { readBounded } from "./bounded-read.js";
+import type { EndpointSpec, ParameterSpec } from "../model.js";
+import { readBounded, readPrefix } from "./bounded-read.js";
 import { isSensitiveHeader } from "./headers.js";
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Bytes of an error response body kept for the HTTP_STATUS message. */
+const ERROR_DETAIL_BYTES = 2048;
 
 export interface HttpBindingOptions {
   /** Trusted base URL: origin plus base path, e.g. `https://api.github.com` or `http://127.0.0.1:8080/v2`. */
@@ -29,6 +31,10 @@ const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   const base = parseBaseUrl(options.baseUrl);
   const trusted = normalizeHeaders(options.headers ?? {});
+  for (const [name, value] of Object.entries(trusted)) {
+    if (!isValidHeaderValue(value))
+      throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return {
@@ -37,24 +43,37 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       const execution = endpoint.execution;
       const route = `${context.call.tool}.${context.call.endpoint}`;
       if (execution.kind !== "http") {
-        throw new CallRefusedError("BINDING_NOT_READY", `${route} is not an HTTP endpoint; bind it to its own transport.`, {
-          route,
-        });
+        throw new CallRefusedError(
+          "BINDING_NOT_READY",
+          `${route} is not an HTTP endpoint; bind it to its own transport.`,
+          {
+            route,
+          },
+        );
       }
       const args = context.call.arguments;
       const url = buildUrl(base, execution.path, endpoint, args, route);
-      const headers: Record<string, string> = { accept: "application/json" };
+      const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+      headers.accept = "application/json";
       for (const parameter of endpoint.parameters) {
         if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
         const name = (parameter.wireName ?? parameter.name).toLowerCase();
-        if (isSensitiveHeader(name) || name in trusted) {
+        if (isSensitiveHeader(name) || Object.hasOwn(trusted, name)) {
           throw new CallRefusedError(
             "TRANSPORT_REFUSED",
             `${route}: header "${name}" can only come from trusted runtime configuration.`,
             { route, header: name },
           );
         }
-        headers[name] = String(args[parameter.name]);
+        const value = String(args[parameter.name]);
+        if (!isValidHeaderValue(value)) {
+          throw new CallRefusedError(
+            "TRANSPORT_REFUSED",
+            `${route}: the value of header "${name}" contains control or non-Latin-1 characters; pass a plain text value.`,
+            { route, header: name },
+          );
+        }
+        headers[name] = value;
       }
       let body: string | undefined;
       if (execution.requestBody !== undefined) {
@@ -76,35 +95,60 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
       } catch (error) {
-        throw new InvocationUnavailableError(`${route}: request to ${base.origin} failed (${describe(error)}).`, {
-          route,
-          origin: base.origin,
-        }, { cause: error });
+        throw new InvocationUnavailableError(
+          `${route}: request to ${base.origin} failed (${describe(error)}).`,
+          {
+            route,
+            origin: base.origin,
+          },
+          { cause: error },
+        );
       }
       const status = response.statusCode;
       if (status >= 300 && status < 400) {
         await response.body.dump().catch(() => undefined);
-        throw new InvocationError("TRANSPORT_REFUSED", `${route}: the server answered a redirect (${status}); redirects are not followed.`, {
-          route,
-          status,
-        });
+        throw new InvocationError(
+          "TRANSPORT_REFUSED",
+          `${route}: the server answered a redirect (${status}); redirects are not followed.`,
+          {
+            route,
+            status,
+          },
+        );
       }
-      const contentLength = response.headers["content-length"];
-      const text = await readBounded(response.body, maxBytes, typeof contentLength === "string" ? contentLength : undefined, route, signal);
-      if (!execution.successStatus.includes(status) && !(status >= 200 && status < 300 && execution.successStatus.length === 0)) {
-        const retryable = RETRYABLE_STATUS.has(status);
-        const detail = text.slice(0, 500);
+      if (
+        !execution.successStatus.includes(status) &&
+        !(status >= 200 && status < 300 && execution.successStatus.length === 0)
+      ) {
+        // The status decides: an error body is only sampled (bounded), never a reason for another code.
+        const detail = (await readPrefix(response.body, ERROR_DETAIL_BYTES)).slice(0, 500);
         const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
         const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
-        throw new InvocationError("HTTP_STATUS", message, details, { retryable });
+        throw new InvocationError("HTTP_STATUS", message, details, {
+          retryable: RETRYABLE_STATUS.has(status),
+        });
       }
+      // A HEAD response declares the length of a body it never sends.
+      const contentLength = execution.method === "head" ? undefined : response.headers["content-length"];
+      const text = await readBounded(
+        response.body,
+        maxBytes,
+        typeof contentLength === "string" ? contentLength : undefined,
+        route,
+        signal,
+      );
       if (text.length === 0) return null;
       try {
         return JSON.parse(text) as unknown;
       } catch (error) {
-        throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the response body is not JSON.`, { route, status }, {
-          cause: error,
-        });
+        throw new InvocationError(
+          "RESPONSE_NOT_JSON",
+          `${route}: the response body is not JSON.`,
+          { route, status },
+          {
+            cause: error,
+          },
+        );
       }
     },
   };
@@ -122,13 +166,22 @@ function parseBaseUrl(value: string): BaseUrl {
   } catch {
     throw new TypeError(`HTTP binding: baseUrl "${value}" is not an absolute URL`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("HTTP binding: baseUrl must be http(s)");
-  if (url.username || url.password) throw new TypeError("HTTP binding: baseUrl must not carry credentials; use headers");
-  if (url.search || url.hash) throw new TypeError("HTTP binding: baseUrl must not have a query string or fragment");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new TypeError("HTTP binding: baseUrl must be http(s)");
+  if (url.username || url.password)
+    throw new TypeError("HTTP binding: baseUrl must not carry credentials; use headers");
+  if (url.search || url.hash)
+    throw new TypeError("HTTP binding: baseUrl must not have a query string or fragment");
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
 }
 
-function buildUrl(base: BaseUrl, template: string, endpoint: EndpointSpec, args: Readonly<Record<string, unknown>>, route: string): string {
+function buildUrl(
+  base: BaseUrl,
+  template: string,
+  endpoint: EndpointSpec,
+  args: Readonly<Record<string, unknown>>,
+  route: string,
+): string {
   const byWire = new Map<string, ParameterSpec>();
   for (const parameter of endpoint.parameters) {
     if (parameter.location === "path") byWire.set(parameter.wireName ?? parameter.name, parameter);
@@ -137,16 +190,33 @@ function buildUrl(base: BaseUrl, template: string, endpoint: EndpointSpec, args:
     const parameter = byWire.get(name);
     const value = parameter ? args[parameter.name] : undefined;
     if (value === undefined || value === null) {
-      throw new CallRefusedError("MISSING_REQUIRED_ARGUMENT", `${route}: path parameter "${name}" is missing.`, {
-        route,
-        argument: name,
-      });
+      throw new CallRefusedError(
+        "MISSING_REQUIRED_ARGUMENT",
+        `${route}: path parameter "${name}" is missing.`,
+        {
+          route,
+          argument: name,
+        },
+      );
     }
-    return encodePathSegment(String(value));
+    const text = String(value);
+    if (text === "" || text === "." || text === "..") {
+      throw new CallRefusedError(
+        "TRANSPORT_REFUSED",
+        `${route}: path parameter "${name}" is ${text === "" ? "empty" : `"${text}"`}, which would address another resource; pass a real identifier.`,
+        { route, argument: name },
+      );
+    }
+    return encodePathSegment(text);
   });
   const url = new URL(base.origin + base.basePath + path);
-  if (url.origin !== base.origin || !(url.pathname === base.basePath || url.pathname.startsWith(`${base.basePath}/`))) {
-    throw new CallRefusedError("TRANSPORT_REFUSED", `${route}: the request path leaves the bound base URL.`, { route });
+  if (
+    url.origin !== base.origin ||
+    !(url.pathname === base.basePath || url.pathname.startsWith(`${base.basePath}/`))
+  ) {
+    throw new CallRefusedError("TRANSPORT_REFUSED", `${route}: the request path leaves the bound base URL.`, {
+      route,
+    });
   }
   for (const parameter of endpoint.parameters) {
     if (parameter.location !== "query") continue;
@@ -163,10 +233,19 @@ function scalar(value: unknown): string {
   return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-/** Encodes one path segment; `.` and `..` are escaped so URL normalization cannot climb out of the base path. */
+/**
+ * Encodes one path segment (`/`, `?`, `#` and `%` are escaped). The empty segment and the dot segments
+ * `.` and `..` have no safe encoding (WHATWG URL parsing treats `%2E%2E` as `..`), so they throw.
+ */
 export function encodePathSegment(value: string): string {
-  const encoded = encodeURIComponent(value);
-  return encoded === "." || encoded === ".." ? encoded.replace(/\./g, "%2E") : encoded;
+  if (value === "" || value === "." || value === "..")
+    throw new TypeError(`"${value}" cannot be a URL path segment`);
+  return encodeURIComponent(value);
+}
+
+/** RFC 9110 field-value characters (the check undici and node:http apply before sending). */
+function isValidHeaderValue(value: string): boolean {
+  return !/[^\t\x20-\x7e\x80-\xff]/.test(value);
 }
 
 function requestBodyOf(
@@ -186,7 +265,7 @@ function requestBodyOf(
 }
 
 function normalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
 }

@@ -13,11 +13,7 @@ export interface LoggedRequest {
   readonly body: string;
 }
 
-export type Handler = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  body: string,
-) => void | Promise<void>;
+export type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => unknown;
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` (no trailing slash). */

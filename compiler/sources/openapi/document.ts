@@ -42,7 +42,13 @@ export async function loadOpenApiDocument(
     try {
       bytes = await readFile(base);
     } catch (error) {
-      throw new SourceError(source, "SOURCE_FETCH_FAILED", `cannot read ${location} (${(error as NodeJS.ErrnoException).code ?? "error"}).`, {}, { cause: error });
+      throw new SourceError(
+        source,
+        "SOURCE_FETCH_FAILED",
+        `cannot read ${location} (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+        {},
+        { cause: error },
+      );
     }
   }
   const doc = parseDocument(source, Buffer.from(bytes).toString("utf8"));
@@ -60,12 +66,20 @@ export async function loadOpenApiDocument(
   return { doc, version, documentDigest: sha256(bytes), location: sanitizeLocation(location), base };
 }
 
-function parseDocument(source: string, text: string): Record<string, unknown> {
+function parseDocument(source: string, raw: string): Record<string, unknown> {
+  // A UTF-8 byte order mark is not JSON; the digest still covers the bytes as received.
+  const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   let value: unknown;
   try {
     value = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
   } catch (error) {
-    throw new SourceError(source, "SOURCE_PARSE_FAILED", `the document is not valid JSON or YAML: ${(error as Error).message}`, {}, { cause: error });
+    throw new SourceError(
+      source,
+      "SOURCE_PARSE_FAILED",
+      `the document is not valid JSON or YAML: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new SourceError(source, "SOURCE_INVALID", "the document is not an object.");

@@ -25,7 +25,13 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     try {
       refs = await new $RefParser().resolve(structuredClone(doc), { resolve: { external: false } });
     } catch (error) {
-      throw new SourceError(name, "SOURCE_INVALID", `resolving $refs failed: ${(error as Error).message}`, {}, { cause: error });
+      throw new SourceError(
+        name,
+        "SOURCE_INVALID",
+        `resolving $refs failed: ${(error as Error).message}`,
+        {},
+        { cause: error },
+      );
     }
     const lookup = (ref: string): unknown => {
       try {
@@ -40,18 +46,29 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     const endpoints = compileOperations(doc, converter, report);
     reportDocumentLevel(doc, report);
     for (const def of converter.recursiveDefinitions()) {
-      report({ pointer: converter.pointerOf(def) ?? `/$defs/${encodePointerToken(def)}`, construct: "recursive-ref", level: "partial", message: `schema "${def}" is recursive: validated in full; fields and types stop at the recursion.` });
+      report({
+        pointer: converter.pointerOf(def) ?? `/$defs/${encodePointerToken(def)}`,
+        construct: "recursive-ref",
+        level: "partial",
+        message: `schema "${def}" is recursive: validated in full; fields and types stop at the recursion.`,
+      });
     }
     const info = (doc.info ?? {}) as Node;
     const server = firstServer(doc);
     const tool: ToolSpec = {
       name,
       namespace: name,
-      description: [info.title, info.description].filter((part) => typeof part === "string" && part !== "").join("\n\n"),
+      description: [info.title, info.description]
+        .filter((part) => typeof part === "string" && part !== "")
+        .join("\n\n"),
       provider: typeof info.title === "string" && info.title !== "" ? info.title : name,
       accessMode: "rest",
       remote: true,
-      execution: { transport: "http", basePath: server.basePath, ...(server.origin !== undefined ? { origin: server.origin } : {}) },
+      execution: {
+        transport: "http",
+        basePath: server.basePath,
+        ...(server.origin !== undefined ? { origin: server.origin } : {}),
+      },
       endpoints,
       metadata: {
         openapi: String(doc.openapi),
@@ -69,24 +86,65 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
   },
 };
 
-function compileOperations(doc: Node, converter: SchemaConverter, report: (issue: CompatibilityIssue) => void): EndpointSpec[] {
+function compileOperations(
+  doc: Node,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+): EndpointSpec[] {
   const endpoints: EndpointSpec[] = [];
   const names = new Set<string>();
   const paths = (doc.paths ?? {}) as Node;
+  const items: [string, Node][] = [];
   for (const [path, rawItem] of Object.entries(paths)) {
     let pathItem = rawItem as Node;
-    if (typeof pathItem?.$ref === "string") pathItem = (converter.lookup(pathItem.$ref) ?? {}) as Node;
     if (pathItem === null || typeof pathItem !== "object") continue;
+    if (typeof pathItem.$ref === "string") {
+      try {
+        pathItem = converter.resolveObject(pathItem.$ref, `/paths/${encodePointerToken(path)}`, "path item");
+      } catch (error) {
+        if (!(error instanceof UnsupportedConstruct)) throw error;
+        report(error.issue);
+        continue;
+      }
+    }
+    items.push([path, pathItem]);
+  }
+  // Declared operationIds keep their names: generated names and renamed duplicates avoid all of them.
+  const declared = new Set<string>();
+  for (const [, pathItem] of items)
+    for (const method of METHODS) {
+      const id = operationIdOf(pathItem[method]);
+      if (id !== undefined) declared.add(id);
+    }
+  for (const [path, pathItem] of items) {
     const itemPointer = `/paths/${encodePointerToken(path)}`;
-    if (pathItem.servers !== undefined) report({ pointer: `${itemPointer}/servers`, construct: "operation-servers", level: "partial", message: "path-level servers are descriptive; the binding's base URL is used." });
+    if (pathItem.servers !== undefined)
+      report({
+        pointer: `${itemPointer}/servers`,
+        construct: "operation-servers",
+        level: "partial",
+        message: "path-level servers are descriptive; the binding's base URL is used.",
+      });
     for (const method of METHODS) {
       const operation = pathItem[method] as Node | undefined;
       if (operation === undefined || operation === null || typeof operation !== "object") continue;
       const pointer = `${itemPointer}/${method}`;
-      if (operation.servers !== undefined) report({ pointer: `${pointer}/servers`, construct: "operation-servers", level: "partial", message: "operation-level servers are descriptive; the binding's base URL is used." });
-      const name = endpointName(operation, method, path, names, pointer, report);
+      if (operation.servers !== undefined)
+        report({
+          pointer: `${pointer}/servers`,
+          construct: "operation-servers",
+          level: "partial",
+          message: "operation-level servers are descriptive; the binding's base URL is used.",
+        });
+      const name = endpointName(operation, method, path, names, declared, pointer, report);
       try {
-        endpoints.push(buildEndpoint({ name, path, method, pathItem, operation, globalSecurity: doc.security }, converter, report));
+        endpoints.push(
+          buildEndpoint(
+            { name, path, method, pathItem, operation, globalSecurity: doc.security },
+            converter,
+            report,
+          ),
+        );
       } catch (error) {
         if (!(error instanceof UnsupportedConstruct)) throw error;
         report(error.issue);
@@ -97,13 +155,42 @@ function compileOperations(doc: Node, converter: SchemaConverter, report: (issue
   return endpoints;
 }
 
-function endpointName(operation: Node, method: string, path: string, taken: Set<string>, pointer: string, report: (issue: CompatibilityIssue) => void): string {
-  const id = typeof operation.operationId === "string" && operation.operationId.trim() !== "" ? operation.operationId.trim() : undefined;
-  const base = id ?? `${method}_${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "root"}`;
+function operationIdOf(operation: unknown): string | undefined {
+  if (operation === null || typeof operation !== "object") return undefined;
+  const id = (operation as Node).operationId;
+  return typeof id === "string" && id.trim() !== "" ? id.trim() : undefined;
+}
+
+function endpointName(
+  operation: Node,
+  method: string,
+  path: string,
+  taken: Set<string>,
+  declared: ReadonlySet<string>,
+  pointer: string,
+  report: (issue: CompatibilityIssue) => void,
+): string {
+  const id = operationIdOf(operation);
+  const base =
+    id ??
+    `${method}_${
+      path
+        .replace(/[{}]/g, "")
+        .replace(/[^A-Za-z0-9]+/g, "_")
+        .replace(/^_+|_+$/g, "") || "root"
+    }`;
   let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  // The first operation declaring an id owns it; every other name avoids taken and declared ids.
+  if (id === undefined || taken.has(id)) {
+    for (let i = 2; taken.has(name) || declared.has(name); i++) name = `${base}_${i}`;
+  }
   if (id !== undefined && name !== id) {
-    report({ pointer: `${pointer}/operationId`, construct: "duplicate-operation-id", level: "partial", message: `operationId "${id}" is used more than once; this operation is named "${name}".` });
+    report({
+      pointer: `${pointer}/operationId`,
+      construct: "duplicate-operation-id",
+      level: "partial",
+      message: `operationId "${id}" is used more than once; this operation is named "${name}".`,
+    });
   }
   taken.add(name);
   return name;
@@ -112,11 +199,23 @@ function endpointName(operation: Node, method: string, path: string, taken: Set<
 function reportDocumentLevel(doc: Node, report: (issue: CompatibilityIssue) => void): void {
   const webhooks = doc.webhooks;
   if (webhooks !== null && typeof webhooks === "object") {
-    for (const hook of Object.keys(webhooks)) report({ pointer: `/webhooks/${encodePointerToken(hook)}`, construct: "webhook", level: "unsupported", message: "webhooks are incoming calls; they are not compiled into capabilities." });
+    for (const hook of Object.keys(webhooks))
+      report({
+        pointer: `/webhooks/${encodePointerToken(hook)}`,
+        construct: "webhook",
+        level: "unsupported",
+        message: "webhooks are incoming calls; they are not compiled into capabilities.",
+      });
   }
   const servers = Array.isArray(doc.servers) ? (doc.servers as Node[]) : [];
   servers.forEach((server, index) => {
-    if (server?.variables !== undefined) report({ pointer: `/servers/${index}/variables`, construct: "server-variables", level: "partial", message: "server variables are not expanded; the binding's base URL is used." });
+    if (server?.variables !== undefined)
+      report({
+        pointer: `/servers/${index}/variables`,
+        construct: "server-variables",
+        level: "partial",
+        message: "server variables are not expanded; the binding's base URL is used.",
+      });
   });
 }
 
@@ -133,11 +232,16 @@ function firstServer(doc: Node): { origin?: string; basePath: string } {
 
 function serverUrls(doc: Node): string[] {
   if (!Array.isArray(doc.servers)) return [];
-  return (doc.servers as Node[]).flatMap((server) => (typeof server?.url === "string" ? [sanitizeLocation(server.url)] : []));
+  return (doc.servers as Node[]).flatMap((server) =>
+    typeof server?.url === "string" ? [sanitizeLocation(server.url)] : [],
+  );
 }
 
 /** The definitions reachable from the compiled endpoints, sorted by name. */
-function usedDefs(defs: Record<string, JsonSchema>, endpoints: readonly EndpointSpec[]): Record<string, JsonSchema> {
+function usedDefs(
+  defs: Record<string, JsonSchema>,
+  endpoints: readonly EndpointSpec[],
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
   return out;
@@ -146,5 +250,15 @@ function usedDefs(defs: Record<string, JsonSchema>, endpoints: readonly Endpoint
 function sortIssues(issues: CompatibilityIssue[]): CompatibilityIssue[] {
   const unique = new Map<string, CompatibilityIssue>();
   for (const issue of issues) unique.set(`${issue.pointer}\u0000${issue.construct}`, issue);
-  return [...unique.values()].sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.construct < b.construct ? -1 : a.construct > b.construct ? 1 : 0));
+  return [...unique.values()].sort((a, b) =>
+    a.pointer < b.pointer
+      ? -1
+      : a.pointer > b.pointer
+        ? 1
+        : a.construct < b.construct
+          ? -1
+          : a.construct > b.construct
+            ? 1
+            : 0,
+  );
 }

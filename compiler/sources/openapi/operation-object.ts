@@ -6,13 +6,28 @@
  */
 import { deriveFields } from "../../../runtime/fields.js";
 import { encodePointerToken } from "../../../runtime/fingerprint.js";
-import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "../../../runtime/model.js";
+import type {
+  CompatibilityIssue,
+  Effect,
+  EndpointSpec,
+  HttpMethod,
+  JsonSchema,
+} from "../../../runtime/model.js";
 import { buildInput, isJsonMediaType } from "./parameter-object.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 
 type Node = Record<string, unknown>;
 
-export const METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+export const METHODS: readonly HttpMethod[] = [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+];
 
 /** Side effect from the HTTP method (trusted: it is what the transport will send). */
 export const METHOD_EFFECT: Readonly<Record<HttpMethod, Effect>> = {
@@ -44,16 +59,41 @@ export function buildEndpoint(
   const pathItemPointer = `/paths/${encodePointerToken(path)}`;
   const pointer = `${pathItemPointer}/${method}`;
   if (operation.callbacks !== undefined) {
-    report({ pointer: `${pointer}/callbacks`, construct: "callback", level: "unsupported", message: "callbacks are not compiled; the operation itself is." });
+    report({
+      pointer: `${pointer}/callbacks`,
+      construct: "callback",
+      level: "unsupported",
+      message: "callbacks are not compiled; the operation itself is.",
+    });
   }
   const contract = buildInput(input.pathItem, operation, pointer, pathItemPointer, converter, report);
+  const pathParameters = new Set(
+    contract.parameters.filter((p) => p.location === "path").map((p) => p.wireName ?? p.name),
+  );
+  for (const [, placeholder] of path.matchAll(/\{([^}]+)\}/g)) {
+    if (!pathParameters.has(placeholder!)) {
+      throw new UnsupportedConstruct({
+        pointer,
+        construct: "undeclared-path-parameter",
+        level: "unsupported",
+        message: `path template ${path} uses {${placeholder}}, which no path parameter declares; the operation is left out.`,
+      });
+    }
+  }
   const output = buildOutput(operation, pointer, converter, report);
   const derived = deriveFields(output.schema, converter.defs);
   if (derived.usedComposition) {
-    report({ pointer: output.pointer, construct: "composition", level: "partial", message: "output fields were derived from merged allOf properties." });
+    report({
+      pointer: output.pointer,
+      construct: "composition",
+      level: "partial",
+      message: "output fields were derived from merged allOf properties.",
+    });
   }
   const security = securityOf(operation.security ?? input.globalSecurity);
-  const description = [operation.summary, operation.description].filter((part) => typeof part === "string" && part !== "").join("\n\n");
+  const description = [operation.summary, operation.description]
+    .filter((part) => typeof part === "string" && part !== "")
+    .join("\n\n");
   return {
     name: input.name,
     description,
@@ -72,7 +112,9 @@ export function buildEndpoint(
     },
     metadata: {
       operationId: typeof operation.operationId === "string" ? operation.operationId : null,
-      tags: Array.isArray(operation.tags) ? (operation.tags.filter((tag) => typeof tag === "string") as string[]) : [],
+      tags: Array.isArray(operation.tags)
+        ? (operation.tags.filter((tag) => typeof tag === "string") as string[])
+        : [],
       deprecated: operation.deprecated === true,
     },
   };
@@ -85,9 +127,16 @@ function buildOutput(
   report: (issue: CompatibilityIssue) => void,
 ): { schema: JsonSchema; status: number[]; pointer: string } {
   const responses = (operation.responses ?? {}) as Node;
-  const codes = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort();
+  const codes = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort();
   if (codes.length === 0) {
-    report({ pointer: `${pointer}/responses`, construct: "no-success-response", level: "partial", message: "no 2xx response is declared; any 2xx JSON body is accepted." });
+    report({
+      pointer: `${pointer}/responses`,
+      construct: "no-success-response",
+      level: "partial",
+      message: "no 2xx response is declared; any 2xx JSON body is accepted.",
+    });
     return { schema: {}, status: range2xx(), pointer: `${pointer}/responses` };
   }
   const schemas: JsonSchema[] = [];
@@ -98,8 +147,7 @@ function buildOutput(
     let where = `${pointer}/responses/${code}`;
     if (typeof response?.$ref === "string") {
       where = response.$ref.slice(1);
-      response = converter.lookup(response.$ref) as Node | undefined;
-      if (response === undefined) throw new UnsupportedConstruct({ pointer: `${pointer}/responses/${code}`, construct: "unresolved-ref", level: "unsupported", message: "response reference does not resolve." });
+      response = converter.resolveObject(response.$ref, `${pointer}/responses/${code}`, "response");
     }
     status.push(...(code.toUpperCase() === "2XX" ? range2xx() : [Number(code)]));
     const content = (response?.content ?? undefined) as Node | undefined;
@@ -122,9 +170,18 @@ function buildOutput(
   }
   const unique = dedupe(schemas);
   if (unique.length > 1) {
-    report({ pointer: `${pointer}/responses`, construct: "multiple-success-responses", level: "partial", message: `${codes.join(", ")} declare different bodies; the output is validated as anyOf them.` });
+    report({
+      pointer: `${pointer}/responses`,
+      construct: "multiple-success-responses",
+      level: "partial",
+      message: `${codes.join(", ")} declare different bodies; the output is validated as anyOf them.`,
+    });
   }
-  return { schema: unique.length === 1 ? unique[0]! : { anyOf: unique }, status: [...new Set(status)].sort((a, b) => a - b), pointer: firstPointer };
+  return {
+    schema: unique.length === 1 ? unique[0]! : { anyOf: unique },
+    status: [...new Set(status)].sort((a, b) => a - b),
+    pointer: firstPointer,
+  };
 }
 
 function dedupe(schemas: JsonSchema[]): JsonSchema[] {
@@ -141,7 +198,8 @@ function securityOf(requirements: unknown): string[] {
   if (!Array.isArray(requirements)) return [];
   const names = new Set<string>();
   for (const requirement of requirements) {
-    if (requirement !== null && typeof requirement === "object") for (const name of Object.keys(requirement)) names.add(name);
+    if (requirement !== null && typeof requirement === "object")
+      for (const name of Object.keys(requirement)) names.add(name);
   }
   return [...names].sort();
 }

@@ -3,9 +3,15 @@
  * Spec: OpenAPI 3.1.0 §4.8.12 (Parameter Object; "in": path, query, header, cookie) and §4.8.13
  * (Request Body Object). JSON object bodies are flattened into `body` parameters.
  */
-import type { CompatibilityIssue, HttpRequestBody, JsonSchema, ParameterSpec } from "../../../runtime/model.js";
-import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
+
 import { encodePointerToken } from "../../../runtime/fingerprint.js";
+import type {
+  CompatibilityIssue,
+  HttpRequestBody,
+  JsonSchema,
+  ParameterSpec,
+} from "../../../runtime/model.js";
+import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 
 type Node = Record<string, unknown>;
@@ -35,10 +41,7 @@ export function buildInput(
       let where = `${base}/${index}`;
       if (typeof param?.$ref === "string") {
         where = param.$ref.slice(1);
-        param = converter.lookup(param.$ref) as Node;
-        if (param === undefined) {
-          throw new UnsupportedConstruct({ pointer: `${base}/${index}`, construct: "unresolved-ref", level: "unsupported", message: `parameter reference ${(entry as Node).$ref} does not resolve.` });
-        }
+        param = converter.resolveObject(param.$ref, `${base}/${index}`, "parameter");
       }
       if (typeof param?.name !== "string" || typeof param.in !== "string") return;
       merged.set(`${param.in}:${param.name}`, { param, pointer: where });
@@ -54,26 +57,61 @@ export function buildInput(
     const wire = param.name as string;
     const required = location === "path" ? true : param.required === true;
     if (location === "cookie") {
-      const issue: CompatibilityIssue = { pointer: where, construct: "cookie-param", level: "unsupported", message: `cookie parameter "${wire}" is not supported${required ? "; the operation is left out" : " and is not offered"}.` };
+      const issue: CompatibilityIssue = {
+        pointer: where,
+        construct: "cookie-param",
+        level: "unsupported",
+        message: `cookie parameter "${wire}" is not supported${required ? "; the operation is left out" : " and is not offered"}.`,
+      };
       if (required) throw new UnsupportedConstruct(issue);
       report(issue);
       continue;
     }
     if (location === "header" && (isSensitiveHeader(wire) || IGNORED_HEADERS.has(wire.toLowerCase()))) {
-      report({ pointer: where, construct: "sensitive-header", level: "partial", message: `header "${wire}" is not a tool parameter; set it in the trusted runtime binding (headers).` });
+      report({
+        pointer: where,
+        construct: "sensitive-header",
+        level: "partial",
+        message: `header "${wire}" is not a tool parameter; set it in the trusted runtime binding (headers).`,
+      });
       continue;
     }
-    if (location !== "path" && location !== "query" && location !== "header") continue;
+    if (location !== "path" && location !== "query" && location !== "header") {
+      const issue: CompatibilityIssue = {
+        pointer: `${where}/in`,
+        construct: "parameter-location",
+        level: "unsupported",
+        message: `parameter "${wire}" is "in: ${location}", which is not an OpenAPI 3.0/3.1 location${required ? "; the operation is left out" : " and is not offered"}.`,
+      };
+      if (required) throw new UnsupportedConstruct(issue);
+      report(issue);
+      continue;
+    }
     let schema: JsonSchema = {};
     if (param.schema !== undefined) schema = converter.convert(param.schema, `${where}/schema`);
     else if (param.content !== null && typeof param.content === "object") {
       const [mediaType, media] = Object.entries(param.content as Node)[0] ?? [];
-      report({ pointer: `${where}/content`, construct: "parameter-content", level: "partial", message: `parameter "${wire}" uses content (${mediaType}); it is sent as JSON text.` });
-      schema = converter.convert((media as Node | undefined)?.schema ?? {}, `${where}/content/${encodePointerToken(mediaType ?? "")}/schema`);
+      report({
+        pointer: `${where}/content`,
+        construct: "parameter-content",
+        level: "partial",
+        message: `parameter "${wire}" uses content (${mediaType}); it is sent as JSON text.`,
+      });
+      schema = converter.convert(
+        (media as Node | undefined)?.schema ?? {},
+        `${where}/content/${encodePointerToken(mediaType ?? "")}/schema`,
+      );
     }
     if (param.style !== undefined && !["simple", "form"].includes(param.style as string)) {
-      report({ pointer: `${where}/style`, construct: "parameter-style", level: "partial", message: `style "${String(param.style)}" is not serialized specially; values are sent in form style.` });
+      report({
+        pointer: `${where}/style`,
+        construct: "parameter-style",
+        level: "partial",
+        message: `style "${String(param.style)}" is not serialized specially; values are sent in form style.`,
+      });
     }
+    if (location === "query" && param.content === undefined)
+      reportQuerySerialization(param, schema, where, converter, report);
     const name = uniqueName(wire, location, taken);
     parameters.push({
       name,
@@ -92,7 +130,13 @@ export function buildInput(
   const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
   return {
     parameters,
-    inputSchema: { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      ...(body.dependentRequired !== undefined ? { dependentRequired: body.dependentRequired } : {}),
+      additionalProperties: false,
+    },
     ...(body.requestBody !== undefined ? { requestBody: body.requestBody } : {}),
   };
 }
@@ -110,21 +154,29 @@ function buildBody(
   converter: SchemaConverter,
   report: (issue: CompatibilityIssue) => void,
   taken: Set<string>,
-): { parameters: ParameterSpec[]; requestBody?: HttpRequestBody } {
+): {
+  parameters: ParameterSpec[];
+  requestBody?: HttpRequestBody;
+  dependentRequired?: Record<string, string[]>;
+} {
   let body = operation.requestBody as Node | undefined;
   let where = `${pointer}/requestBody`;
   if (body === undefined || body === null) return { parameters: [] };
   if (typeof body.$ref === "string") {
     where = body.$ref.slice(1);
-    body = converter.lookup(body.$ref) as Node | undefined;
-    if (body === undefined) throw new UnsupportedConstruct({ pointer: `${pointer}/requestBody`, construct: "unresolved-ref", level: "unsupported", message: "request body reference does not resolve." });
+    body = converter.resolveObject(body.$ref, `${pointer}/requestBody`, "request body");
   }
   const required = body.required === true;
   const content = (body.content ?? {}) as Node;
   const jsonType = Object.keys(content).find(isJsonMediaType);
   if (jsonType === undefined) {
     const types = Object.keys(content).join(", ") || "none";
-    const issue: CompatibilityIssue = { pointer: `${where}/content`, construct: "non-json-body", level: "unsupported", message: `request body media types (${types}) are not JSON${required ? "; the operation is left out" : "; the body is not offered"}.` };
+    const issue: CompatibilityIssue = {
+      pointer: `${where}/content`,
+      construct: "non-json-body",
+      level: "unsupported",
+      message: `request body media types (${types}) are not JSON${required ? "; the operation is left out" : "; the body is not offered"}.`,
+    };
     if (required) throw new UnsupportedConstruct(issue);
     report(issue);
     return { parameters: [] };
@@ -138,7 +190,9 @@ function buildBody(
     resolved.type === "object" &&
     resolved.properties !== null &&
     typeof resolved.properties === "object" &&
-    !["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"].some((key) => key in resolved);
+    !["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"].some(
+      (key) => key in resolved,
+    );
   if (!flat) {
     const name = uniqueName("body", "body", taken);
     return {
@@ -148,18 +202,64 @@ function buildBody(
   }
   const bodyRequired = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
   const parameters: ParameterSpec[] = [];
+  const requiredNames: string[] = [];
   for (const [property, propSchema] of Object.entries(resolved.properties as Record<string, JsonSchema>)) {
     const name = uniqueName(property, "body", taken);
+    if (bodyRequired.has(property)) requiredNames.push(name);
     parameters.push({
       name,
       location: "body",
       ...(name !== property ? { wireName: property } : {}),
       required: required && bodyRequired.has(property),
       schema: propSchema,
-      ...(typeof propSchema === "object" && typeof propSchema.description === "string" ? { description: propSchema.description } : {}),
+      ...(typeof propSchema === "object" && typeof propSchema.description === "string"
+        ? { description: propSchema.description }
+        : {}),
     });
   }
-  return { parameters, requestBody: { contentType: "application/json", mode: "properties", required } };
+  // An optional body is either absent or complete: any body argument requires the body's required ones.
+  let dependentRequired: Record<string, string[]> | undefined;
+  if (!required && requiredNames.length > 0) {
+    dependentRequired = {};
+    for (const parameter of parameters) {
+      const others = requiredNames.filter((name) => name !== parameter.name);
+      if (others.length > 0) dependentRequired[parameter.name] = others;
+    }
+  }
+  return {
+    parameters,
+    requestBody: { contentType: "application/json", mode: "properties", required },
+    ...(dependentRequired !== undefined ? { dependentRequired } : {}),
+  };
+}
+
+/** The transport sends arrays as repeated `name=value` pairs and objects as JSON text: say where that differs. */
+function reportQuerySerialization(
+  param: Node,
+  schema: JsonSchema,
+  where: string,
+  converter: SchemaConverter,
+  report: (issue: CompatibilityIssue) => void,
+): void {
+  const resolved = resolveLocal(schema, converter);
+  const types = resolved === undefined ? [] : Array.isArray(resolved.type) ? resolved.type : [resolved.type];
+  const style = param.style ?? "form";
+  if (types.includes("array") && style === "form" && param.explode === false) {
+    report({
+      pointer: `${where}/explode`,
+      construct: "parameter-style",
+      level: "partial",
+      message: `explode: false is not serialized specially; the items of "${String(param.name)}" are sent as repeated parameters.`,
+    });
+  }
+  if (types.includes("object") && style === "form") {
+    report({
+      pointer: `${where}/schema`,
+      construct: "parameter-style",
+      level: "partial",
+      message: `object query parameter "${String(param.name)}" is sent as JSON text, not expanded in form style.`,
+    });
+  }
 }
 
 export function isJsonMediaType(type: string): boolean {
@@ -179,5 +279,8 @@ function resolveLocal(schema: JsonSchema, converter: SchemaConverter): Node | un
 }
 
 function decodeDef(ref: string): string {
-  return ref.replace(/^#\/\$defs\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
+  return ref
+    .replace(/^#\/\$defs\//, "")
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
 }

@@ -23,7 +23,22 @@ export class UnsupportedConstruct extends Error {
 
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SUBSCHEMA_SINGLE = ["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"];
+const SUBSCHEMA_SINGLE = [
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+];
+
+/** Vendor extensions that carry meaning for schemarouter and are kept. */
+const KEPT_EXTENSIONS = new Set(["x-unit"]);
 
 export class SchemaConverter {
   readonly defs: Record<string, JsonSchema> = {};
@@ -48,6 +63,31 @@ export class SchemaConverter {
     return this.rewrite(converted, pointer, owner) as JsonSchema;
   }
 
+  /**
+   * Resolves a Reference Object that points at a non-schema object (parameter, request body,
+   * response, path item). External and dangling references throw: the operation is left out.
+   */
+  resolveObject(ref: string, pointer: string, what: string): Node {
+    if (!ref.startsWith("#")) {
+      throw new UnsupportedConstruct({
+        pointer,
+        construct: "external-ref",
+        level: "unsupported",
+        message: `${what} reference ${ref} is external (external refs are off); the operation using it is left out.`,
+      });
+    }
+    const target = this.lookup(ref);
+    if (target === null || typeof target !== "object" || Array.isArray(target)) {
+      throw new UnsupportedConstruct({
+        pointer,
+        construct: "unresolved-ref",
+        level: "unsupported",
+        message: `${what} reference ${ref} does not resolve in the document; the operation using it is left out.`,
+      });
+    }
+    return target as Node;
+  }
+
   /** Names of definitions that take part in a reference cycle (reported as recursive refs). */
   recursiveDefinitions(): string[] {
     const cyclic = new Set<string>();
@@ -68,13 +108,15 @@ export class SchemaConverter {
     return [...cyclic].sort();
   }
 
+  /** JSON pointer (not the `#` URI fragment) of the document schema a definition was made from. */
   pointerOf(defName: string): string | undefined {
-    for (const [pointer, name] of this.names) if (name === defName) return pointer;
+    for (const [ref, name] of this.names) if (name === defName) return ref.slice(1);
     return undefined;
   }
 
   private rewrite(node: unknown, pointer: string, owner: string | undefined): unknown {
-    if (Array.isArray(node)) return node.map((item, index) => this.rewrite(item, `${pointer}/${index}`, owner));
+    if (Array.isArray(node))
+      return node.map((item, index) => this.rewrite(item, `${pointer}/${index}`, owner));
     if (node === null || typeof node !== "object") return node;
     const record = node as Node;
     if (typeof record.$ref === "string" && this.version === "3.0") {
@@ -93,6 +135,8 @@ export class SchemaConverter {
         out[key] = map;
       } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
         out[key] = this.rewrite(value, `${pointer}/${key}`, owner);
+      } else if (key.startsWith("x-") && !KEPT_EXTENSIONS.has(key)) {
+        // Vendor extensions are descriptive and may hold non-schema data (even stray $refs): dropped.
       } else {
         out[key] = value;
       }
@@ -112,7 +156,10 @@ export class SchemaConverter {
     const name = this.defName(ref);
     if (owner !== undefined) {
       let set = this.edges.get(owner);
-      if (set === undefined) this.edges.set(owner, (set = new Set()));
+      if (set === undefined) {
+        set = new Set();
+        this.edges.set(owner, set);
+      }
       set.add(name);
     }
     const failure = this.failed.get(name);
@@ -188,8 +235,16 @@ export class SchemaConverter {
       const value = node[key];
       const items = Array.isArray(value) ? value : [value];
       items.forEach((child, index) => {
-        if (child !== null && typeof child === "object" && !Array.isArray(child) && !("$ref" in (child as Node))) {
-          this.inspect(child as Node, Array.isArray(value) ? `${pointer}/${key}/${index}` : `${pointer}/${key}`);
+        if (
+          child !== null &&
+          typeof child === "object" &&
+          !Array.isArray(child) &&
+          !("$ref" in (child as Node))
+        ) {
+          this.inspect(
+            child as Node,
+            Array.isArray(value) ? `${pointer}/${key}/${index}` : `${pointer}/${key}`,
+          );
         }
       });
     }
@@ -198,32 +253,58 @@ export class SchemaConverter {
 
 /** OAS 3.0 Schema Object → JSON Schema 2020-12 keywords. */
 function convert30(schema: Node): Node {
-  const prepared = wrapUntypedNullable(structuredClone(schema)) as Node;
-  const converted = fromSchema(prepared, { cloneSchema: false, strictMode: false, supportPatternProperties: true }) as Node;
+  const prepared = mapSchemaTree(structuredClone(schema), wrapUntypedNullable) as Node;
+  const converted = fromSchema(prepared, {
+    cloneSchema: false,
+    strictMode: false,
+    supportPatternProperties: true,
+  }) as Node;
   delete converted.$schema;
-  return fixDraft4Bounds(converted) as Node;
+  return mapSchemaTree(converted, fixDraft4Bounds) as Node;
+}
+
+/**
+ * Rebuilds a schema tree bottom-up and applies `visit` to every schema object. Only subschema
+ * positions are walked: property names and data keywords (enum, const, default, example) are never
+ * mistaken for schema keywords, and their values are copied as data.
+ */
+function mapSchemaTree(node: unknown, visit: (schema: Node) => Node): unknown {
+  if (Array.isArray(node)) return node.map((item) => mapSchemaTree(item, visit));
+  if (node === null || typeof node !== "object") return node;
+  const out: Node = {};
+  for (const [key, value] of Object.entries(node as Node)) {
+    if (
+      SUBSCHEMA_MAPS.includes(key) &&
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value)
+    ) {
+      const map: Node = {};
+      for (const [name, child] of Object.entries(value as Node)) map[name] = mapSchemaTree(child, visit);
+      out[key] = map;
+    } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
+      out[key] = mapSchemaTree(value, visit);
+    } else {
+      out[key] = value;
+    }
+  }
+  return visit(out);
 }
 
 /** `nullable: true` without `type` (e.g. on a oneOf or a $ref) becomes `anyOf: [schema, {type: null}]`. */
-function wrapUntypedNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(wrapUntypedNullable);
-  if (node === null || typeof node !== "object") return node;
-  const out: Node = {};
-  for (const [key, value] of Object.entries(node as Node)) out[key] = key === "enum" || key === "example" || key === "default" ? value : wrapUntypedNullable(value);
-  if (out.nullable === true && out.type === undefined) {
-    delete out.nullable;
-    return { anyOf: [out, { type: "null" }] };
-  }
-  return out;
+function wrapUntypedNullable(schema: Node): Node {
+  if (schema.nullable !== true || schema.type !== undefined) return schema;
+  const { nullable: _nullable, ...rest } = schema;
+  return { anyOf: [rest, { type: "null" }] };
 }
 
 /** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` → the numeric 2020-12 form. */
-function fixDraft4Bounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(fixDraft4Bounds);
-  if (node === null || typeof node !== "object") return node;
-  const out: Node = {};
-  for (const [key, value] of Object.entries(node as Node)) out[key] = key === "enum" || key === "const" || key === "default" ? value : fixDraft4Bounds(value);
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+function fixDraft4Bounds(schema: Node): Node {
+  const out: Node = { ...schema };
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[flag] === "boolean") {
       if (out[flag] === true && typeof out[bound] === "number") {
         out[flag] = out[bound];
