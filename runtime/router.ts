@@ -4,7 +4,7 @@
  */
 import { LoadError, SchemaRouterError } from "./errors.js";
 import { type ApprovalCallback, type CallContext, Executor } from "./executor.js";
-import { fingerprintTool } from "./fingerprint.js";
+import { digestJson, fingerprintTool } from "./fingerprint.js";
 import type { Binding, Invoker } from "./invoker.js";
 import { type LoadedCatalog, loadCatalog } from "./load.js";
 import type { ToolCall, ToolResult } from "./model.js";
@@ -108,12 +108,16 @@ export class SchemaRouter {
           },
         );
       }
-      const live = fingerprintTool(localToolSpec(definition), registered.defs).tool;
-      if (live !== registered.fingerprint) {
+      // Compare the live definition with the one compiled (before overlays, which only the compiler applies).
+      const spec = localToolSpec(definition);
+      const compiled = this.catalog?.artifacts.get(source)?.source.documentDigest;
+      const live = compiled !== undefined ? digestJson(spec) : fingerprintTool(spec, registered.defs).tool;
+      const expected = compiled ?? registered.fingerprint;
+      if (live !== expected) {
         throw new LoadError(
           "LOCK_MISMATCH",
           `Local tool "${definition.name}" changed since it was compiled. Re-run \`schemarouter compile\` and review the lockfile diff.`,
-          { source, reason: "local-definition-changed", expected: registered.fingerprint, actual: live },
+          { source, reason: "local-definition-changed", expected, actual: live },
         );
       }
       this.bind(definition.name, createLocalInvoker(definition));

@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ts } from "ts-morph";
-import { sha256 } from "../../runtime/fingerprint.js";
+import { digestJson, sha256 } from "../../runtime/fingerprint.js";
 import { isLocalToolDefinition, localToolSpec } from "../../runtime/transports/local.js";
 import type { LocalSourceConfig } from "../config.js";
 import { SourceError } from "../errors.js";
@@ -43,7 +43,8 @@ export const localAdapter: SourceAdapter<LocalSourceConfig> = {
       tools: [tool],
       defs: {},
       compatibility: [],
-      documentDigest: sha256(JSON.stringify(tool)),
+      // The digest of the definition before overlays: what the runtime re-derives from the live module.
+      documentDigest: digestJson(tool),
       location: relative(context.cwd, path).split("\\").join("/"),
     };
   },
