@@ -1,0 +1,52 @@
+/**
+ * Builds CapabilityCandidates: the full typed contract of a ranked endpoint (identity, effective
+ * schemas, parameters, fields, semantics, effect, provider/access metadata, both fingerprints).
+ */
+import { deepFreeze } from "../registry.js";
+import { isMatched, matchFields } from "./fields.js";
+import type { Scored } from "./score.js";
+import type { Catalog } from "./surface.js";
+import type { CapabilityCandidate, RetrievalRequest } from "./types.js";
+
+function distinctDefined(values: readonly (string | undefined)[]): string[] {
+  return [...new Set(values.filter((value): value is string => value !== undefined))];
+}
+
+export function toCandidate(
+  catalog: Catalog,
+  scored: Scored,
+  rank: number,
+  request: RetrievalRequest,
+): CapabilityCandidate {
+  const entry = catalog.entries[scored.index]!;
+  const { tool, endpoint } = entry;
+  const fields = endpoint.fields;
+  return deepFreeze({
+    route: catalog.routes[scored.index]!,
+    tool: tool.name,
+    endpoint: endpoint.name,
+    source: entry.source,
+    sourceKind: catalog.sourceKinds[scored.index]!,
+    namespace: tool.namespace,
+    provider: tool.provider,
+    accessMode: tool.accessMode,
+    remote: tool.remote,
+    effect: endpoint.effect,
+    description: endpoint.description,
+    toolDescription: tool.description,
+    inputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "input"),
+    outputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "output"),
+    parameters: endpoint.parameters,
+    fields,
+    semanticIds: distinctDefined(fields.map((field) => field.semanticId)),
+    units: distinctDefined(fields.map((field) => field.unit)),
+    endpointFingerprint: entry.endpointFingerprint,
+    toolFingerprint: entry.toolFingerprint,
+    rank,
+    score: scored.score,
+    scoreComponents: { ...scored.components },
+    matchedFields: matchFields(fields, request)
+      .filter(isMatched)
+      .map((match) => match.field.id),
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Query-to-field matching (seed 002 "planner behaviour"): a declared field is matched by its logical
+ * ID, aliases, explicit path segments, semantic ID, unit, dimensions and qualifiers. Matching only
+ * ever names declared logical field IDs; paths are trusted metadata and never leave this module.
+ */
+import type { FieldSpec } from "../model.js";
+import { normalizeKey, tokenize } from "./tokenize.js";
+import type { RetrievalRequest } from "./types.js";
+
+export interface FieldTerms {
+  /** Every token that matches the field. */
+  readonly tokens: ReadonlySet<string>;
+  /** Tokens of the field's own names: ID, aliases and the last path segment. */
+  readonly nameTokens: ReadonlySet<string>;
+  /** Tokens of the field's distinguishing attributes: unit, dimensions and qualifier keys/values. */
+  readonly attributeTokens: ReadonlySet<string>;
+  /** Normalized keys of the field ID and aliases (exact-name matching). */
+  readonly keys: ReadonlySet<string>;
+}
+
+export function fieldTerms(field: FieldSpec): FieldTerms {
+  const tokens = new Set<string>();
+  const nameTokens = new Set<string>();
+  const attributeTokens = new Set<string>();
+  const add = (text: string | undefined, into: Set<string>[]): void => {
+    if (text === undefined) return;
+    for (const token of tokenize(text)) for (const set of into) set.add(token);
+  };
+  add(field.id, [tokens, nameTokens]);
+  for (const alias of field.aliases ?? []) add(alias, [tokens, nameTokens]);
+  const segments = field.path.filter((segment) => segment !== "*");
+  segments.forEach((segment, i) => {
+    add(segment, i === segments.length - 1 ? [tokens, nameTokens] : [tokens]);
+  });
+  add(field.semanticId, [tokens]);
+  add(field.unit, [tokens, attributeTokens]);
+  add(field.dimensions, [tokens, attributeTokens]);
+  for (const [key, value] of Object.entries(field.qualifiers ?? {})) {
+    add(key, [tokens, attributeTokens]);
+    add(value, [tokens, attributeTokens]);
+  }
+  const keys = new Set([field.id, ...(field.aliases ?? [])].map(normalizeKey));
+  return { tokens, nameTokens, attributeTokens, keys };
+}
+
+export interface FieldMatch {
+  readonly field: FieldSpec;
+  readonly terms: FieldTerms;
+  /** Query tokens (from the request text) that the field matches, in query order. */
+  readonly tokens: readonly string[];
+  /** Explicit request items the field satisfies: `field:<name>` or `semanticId:<id>`. */
+  readonly requested: readonly string[];
+  /** The field declares one of the requested units. */
+  readonly unitRequested: boolean;
+}
+
+/** Matches every declared field against the request; one result per field, in declaration order. */
+export function matchFields(fields: readonly FieldSpec[], request: RetrievalRequest): FieldMatch[] {
+  const queryTokens = tokenize(request.query);
+  const units = new Set(request.units ?? []);
+  const semanticIds = new Set(request.semanticIds ?? []);
+  return fields.map((field) => {
+    const terms = fieldTerms(field);
+    const requested: string[] = [];
+    for (const name of request.fields ?? []) {
+      if (terms.keys.has(normalizeKey(name)) && !requested.includes(`field:${name}`))
+        requested.push(`field:${name}`);
+    }
+    if (field.semanticId !== undefined && semanticIds.has(field.semanticId)) {
+      requested.push(`semanticId:${field.semanticId}`);
+    }
+    return {
+      field,
+      terms,
+      tokens: queryTokens.filter((token) => terms.tokens.has(token)),
+      requested,
+      unitRequested: field.unit !== undefined && units.has(field.unit),
+    };
+  });
+}
+
+export function isMatched(match: FieldMatch): boolean {
+  return match.tokens.length > 0 || match.requested.length > 0 || match.unitRequested;
+}
