@@ -1,5 +1,6 @@
-/** Entry point of `npm run demo` (compiled by examples/tsconfig.json). */
+/** Entry point of `npm run demo` (compiled by examples/tsconfig.json); argv[2] is the OPTIMADE base URL. */
 import { runMemoryDemo } from "./mcp-memory/app.js";
+import { runOptimadeDemo } from "./optimade/app.js";
 import { runPetstoreDemo } from "./petstore/app.js";
 
 const root = process.cwd();
@@ -9,3 +10,5 @@ log("== Petstore (OpenAPI over HTTP on 127.0.0.1)");
 await runPetstoreDemo(root, log);
 log("\n== Memory (MCP server-memory over stdio)");
 await runMemoryDemo(root, log);
+log("\n== Materials (OPTIMADE provider on 127.0.0.1)");
+await runOptimadeDemo(root, log, process.argv[2] ?? "http://127.0.0.1:18473");

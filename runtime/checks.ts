@@ -175,10 +175,21 @@ export function prepareCall(
   schemas: ContractSchemas,
 ): PreparedCall {
   const { registered, endpoint, binding, route } = checkIdentity(call, registry, bindings);
+  let args: Readonly<Record<string, unknown>>;
+  try {
+    args = structuredClone(call.arguments ?? {});
+  } catch (error) {
+    throw new CallRefusedError(
+      "INPUT_SCHEMA_VIOLATION",
+      `${route}: arguments must be plain JSON data (they could not be copied).`,
+      { route },
+      { cause: error },
+    );
+  }
   const detached: ToolCall = {
     tool: call.tool,
     endpoint: call.endpoint,
-    arguments: structuredClone(call.arguments ?? {}),
+    arguments: args,
     ...(call.fields !== undefined ? { fields: [...call.fields] } : {}),
     endpointFingerprint: call.endpointFingerprint,
     toolFingerprint: call.toolFingerprint,

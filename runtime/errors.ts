@@ -41,6 +41,15 @@ export const ERROR_CODES = {
   OUTPUT_SCHEMA_VIOLATION: "The raw output does not satisfy the endpoint output schema.",
   UNIT_NORMALIZATION_FAILED: "A declared unit normalization could not be applied.",
   TOOL_ERROR: "The tool reported an application error.",
+  // Retrieval and planning (untrusted helpers fail closed)
+  INVALID_RETRIEVAL_REQUEST: "A retrieval request or its options are malformed or out of range.",
+  ANALYZER_FAILED: "The model callback of a ModelQueryAnalyzer threw or rejected.",
+  ANALYZER_OUTPUT_INVALID: "A model's analysis is not a structured proposal of the expected shape.",
+  DECISION_BACKEND_FAILED: "A decision backend threw or rejected.",
+  DECISION_MALFORMED: "A decision result is not of the expected shape.",
+  DECISION_UNKNOWN_OPTION: "A decision names an option that was not offered.",
+  DECISION_DUPLICATE_OPTION: "A decision selects the same option twice.",
+  DECISION_SCORE_INVALID: "A decision's confidence or score is not a finite number in [0, 1].",
   // MCP connections
   MCP_URL_CREDENTIALS: "An MCP URL carries credentials (userinfo or a query string).",
   MCP_URL_INVALID: "An MCP URL has a bad scheme or a fragment.",
@@ -62,6 +71,21 @@ export const ERROR_CODES = {
   TRACE_STORE_CLOSED: "The trace store was closed.",
   OPTIONAL_DEPENDENCY_MISSING:
     "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK) is not installed.",
+  // Governed execution (runs, budgets, retries, fallback, availability, hooks)
+  POLICY_INVALID: "An ExecutionPolicy or PolicyRule was built with invalid options.",
+  RUN_CONFIG_INVALID:
+    "An execution setting (RunConfig, ExecutionBudget, RetryPolicy, hooks, availability) is invalid.",
+  PLAN_INVALID: "The input of invoke/invokeBatch/stream is not a ToolCall, a list of them or a plan.",
+  RUN_ABORTED: "The run was aborted (RunConfig.signal, a failed batch sibling, or a stopped stream).",
+  FALLBACK_REFUSED: "A fallback route is not a read-only alternative that keeps the planned field need.",
+  PARALLEL_NOT_READ_ONLY: "Parallel execution needs every call (and fallback) to be explicitly read-only.",
+  HEALTH_PROBE_REFUSED: "A health probe can only be registered for a known tool with read-only endpoints.",
+  // OPTIMADE providers (error documents carry the provider's `detail`)
+  OPTIMADE_BAD_REQUEST: "The OPTIMADE provider refused the query (400), e.g. a filter it cannot evaluate.",
+  OPTIMADE_FORBIDDEN: "The OPTIMADE provider refused the request (403), e.g. page_limit above its maximum.",
+  OPTIMADE_NOT_FOUND: "The OPTIMADE provider has no such entry or endpoint (404).",
+  OPTIMADE_NOT_IMPLEMENTED: "The OPTIMADE provider does not implement a requested feature (501).",
+  OPTIMADE_VERSION_NOT_SUPPORTED: "The OPTIMADE provider does not serve the requested API version (553).",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

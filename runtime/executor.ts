@@ -1,17 +1,20 @@
 /**
  * The one fail-closed execution boundary (DESIGN section 5): every call, whether it comes from
  * generated bindings, a plan or a hand-built ToolCall, passes the same checks in the same order.
+ * `prepare` (checks 1–5), `approve`, `invoke` (one transport attempt) and `finish` (output validation
+ * and projection) are the steps the governed runner (runtime/runs) composes with budgets, retries,
+ * availability, hooks and fallback.
  */
 import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
-import { CallRefusedError, InvocationError } from "./errors.js";
+import { CallRefusedError, InvocationError, isSchemaRouterError, SchemaRouterError } from "./errors.js";
 import type { Binding } from "./invoker.js";
 import type { ToolCall, ToolResult } from "./model.js";
 import type { ExecutionPolicy } from "./policy.js";
 import { project } from "./projection.js";
-import type { Registry } from "./registry.js";
+import { deepFreeze, type Registry } from "./registry.js";
 import { ValidatorSet } from "./validation.js";
 
-/** What a trusted approval callback sees: a detached description of the call (no credentials). */
+/** What a trusted approval callback sees: a detached, frozen description of the call (no credentials). */
 export interface ApprovalRequest {
   readonly tool: string;
   readonly endpoint: string;
@@ -20,6 +23,9 @@ export interface ApprovalRequest {
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly fields: readonly string[];
   readonly reason: string;
+  /** The run asking (absent for calls outside a run). */
+  readonly runId?: string;
+  readonly callIndex?: number;
 }
 
 export type ApprovalCallback = (request: ApprovalRequest) => boolean | Promise<boolean>;
@@ -36,8 +42,16 @@ export interface ExecutorOptions {
   readonly approvalTimeoutMs?: number;
 }
 
+/** The part of a RunConfig older callers pass (`{ signal }`); every CallContext is a RunConfig. */
 export interface CallContext {
   readonly signal?: AbortSignal;
+}
+
+export interface ApprovalContext {
+  /** Aborts the wait (the run's wall-clock budget or abort); its reason is rethrown when it is a SchemaRouterError. */
+  readonly signal?: AbortSignal;
+  readonly runId?: string;
+  readonly callIndex?: number;
 }
 
 export class Executor {
@@ -55,20 +69,25 @@ export class Executor {
     return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas);
   }
 
-  async execute(call: ToolCall, context: CallContext = {}): Promise<ToolResult> {
-    const prepared = this.prepare(call);
-    if (prepared.approvalRequired) await this.requireApproval(prepared, context.signal);
-    // Approval may have awaited while local state changed: check identity and binding again.
-    const current = prepared.approvalRequired ? this.prepare(prepared.call) : prepared;
-    const signal = context.signal ?? new AbortController().signal;
-    const raw = await current.binding.invoker.invoke({
-      call: structuredClone(current.call),
-      tool: current.registered.tool,
-      endpoint: current.endpoint,
-      selectedFields: current.fields,
-      signal,
-    });
-    return this.finish(current, raw, 1);
+  /** One transport attempt. Anything but a SchemaRouterError the invoker throws becomes TOOL_ERROR. */
+  async invoke(prepared: PreparedCall, signal: AbortSignal): Promise<unknown> {
+    try {
+      return await prepared.binding.invoker.invoke({
+        call: structuredClone(prepared.call),
+        tool: prepared.registered.tool,
+        endpoint: prepared.endpoint,
+        selectedFields: prepared.fields,
+        signal,
+      });
+    } catch (error) {
+      if (isSchemaRouterError(error)) throw error;
+      throw new InvocationError(
+        "TOOL_ERROR",
+        `${prepared.route}: the invoker failed: ${error instanceof Error ? error.message : String(error)}`,
+        { route: prepared.route },
+        { cause: error },
+      );
+    }
   }
 
   /** Validates the raw output against the locked schema, then projects to the selected fields. */
@@ -95,20 +114,18 @@ export class Executor {
     };
   }
 
-  private async requireApproval(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<void> {
+  /** Asks the trusted approval callback; missing, rejecting, throwing or timing out → APPROVAL_DENIED. */
+  async approve(prepared: PreparedCall, context: ApprovalContext = {}): Promise<void> {
     const approve = this.options.approve;
     const route = prepared.route;
     if (approve === undefined) {
       throw new CallRefusedError(
         "APPROVAL_DENIED",
-        `${route} needs approval, but no approval callback is configured.`,
-        {
-          route,
-          reason: "missing-callback",
-        },
+        `${route} needs approval (${prepared.policyReason}), but no approval callback is configured. Pass approve: (request) => … to SchemaRouter.`,
+        { route, reason: "missing-callback" },
       );
     }
-    const request: ApprovalRequest = {
+    const request: ApprovalRequest = deepFreeze({
       tool: prepared.call.tool,
       endpoint: prepared.call.endpoint,
       effect: prepared.endpoint.effect,
@@ -116,22 +133,22 @@ export class Executor {
       arguments: structuredClone(prepared.call.arguments),
       fields: prepared.fields.map((field) => field.id),
       reason: prepared.policyReason,
-    };
+      ...(context.runId !== undefined ? { runId: context.runId } : {}),
+      ...(context.callIndex !== undefined ? { callIndex: context.callIndex } : {}),
+    });
     let verdict: unknown;
     try {
       verdict = await withTimeout(
-        Promise.resolve(approve(request)),
+        new Promise<unknown>((resolve) => resolve(approve(request))),
         this.options.approvalTimeoutMs ?? 60_000,
-        signal,
+        context.signal,
       );
     } catch (error) {
+      if (error instanceof SchemaRouterError && error === context.signal?.reason) throw error;
       throw new CallRefusedError(
         "APPROVAL_DENIED",
         `${route}: the approval callback failed, so the call is refused.`,
-        {
-          route,
-          reason: error instanceof TimeoutError ? "timeout" : "callback-error",
-        },
+        { route, reason: error instanceof TimeoutError ? "timeout" : "callback-error" },
         { cause: error },
       );
     }
@@ -139,10 +156,7 @@ export class Executor {
       throw new CallRefusedError(
         "APPROVAL_DENIED",
         `${route}: the approval callback did not approve the call.`,
-        {
-          route,
-          reason: "rejected",
-        },
+        { route, reason: "rejected" },
       );
     }
   }
@@ -150,11 +164,24 @@ export class Executor {
 
 export class TimeoutError extends Error {}
 
-/** Resolves with `promise`, or rejects when `ms` pass or `signal` aborts. */
+/**
+ * Resolves with `promise`, or rejects when `ms` pass (TimeoutError) or `signal` aborts (its reason
+ * when that is a SchemaRouterError, a TimeoutError otherwise).
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    const aborted = () =>
+      signal?.reason instanceof SchemaRouterError ? signal.reason : new TimeoutError("aborted");
+    if (signal?.aborted) {
+      promise.catch(() => undefined);
+      reject(aborted());
+      return;
+    }
     const timer = setTimeout(() => reject(new TimeoutError(`timed out after ${ms} ms`)), Math.max(0, ms));
-    const onAbort = () => reject(new TimeoutError("aborted"));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {

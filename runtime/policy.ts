@@ -1,9 +1,11 @@
 /**
  * Local execution authority (seed findings 11, 18, 25): category defaults that block remote mutation,
  * destructive and unclassified remote operations, plus ordered PolicyRules from trusted local code.
- * Nothing a model or a remote schema produces can construct or change a policy.
+ * Nothing a model or a remote schema produces can construct or change a policy: rules must be
+ * PolicyRule instances, options are checked key by key, and both objects are frozen.
  */
-import type { Effect } from "./model.js";
+import { SchemaRouterError } from "./errors.js";
+import { EFFECTS, type Effect } from "./model.js";
 
 export type PolicyAction = "allow" | "deny" | "require-approval";
 export type ApprovalMode = "never" | "non-read-only" | "all";
@@ -26,8 +28,65 @@ export interface PolicyRuleOptions {
   readonly unclassified?: boolean;
 }
 
-const MAX_PATTERN_LENGTH = 256;
+export const MAX_PATTERN_LENGTH = 256;
+export const MAX_PATTERN_WILDCARDS = 16;
 const PATTERN_CHARS = /^[A-Za-z0-9_\-./:{}*]+$/;
+const ACTIONS: readonly PolicyAction[] = ["allow", "deny", "require-approval"];
+const APPROVAL_MODES: readonly ApprovalMode[] = ["never", "non-read-only", "all"];
+const RULE_KEYS = ["action", "operation", "effects", "remote", "readOnly", "destructive", "unclassified"];
+const POLICY_KEYS = ["allowMutations", "allowDestructive", "allowUnclassifiedRemote", "approval", "rules"];
+const PREDICATES = ["remote", "readOnly", "destructive", "unclassified"] as const;
+
+function invalid(message: string, details: Record<string, unknown> = {}): SchemaRouterError {
+  return new SchemaRouterError("POLICY_INVALID", message, details);
+}
+
+function assertKnownKeys(owner: string, options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw invalid(`${owner}: unknown option "${key}". Known options: ${known.join(", ")}.`, {
+        option: key,
+      });
+    }
+  }
+}
+
+type Token = { readonly kind: "literal"; readonly char: string } | { readonly kind: "one" | "any" };
+
+/** Bounded glob: validated characters and length, at most MAX_PATTERN_WILDCARDS wildcards. */
+function compileGlob(pattern: string): readonly Token[] {
+  const tokens: Token[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char !== "*") tokens.push({ kind: "literal", char });
+    else if (pattern[i + 1] === "*") {
+      tokens.push({ kind: "any" });
+      i++;
+    } else tokens.push({ kind: "one" });
+  }
+  return tokens;
+}
+
+/**
+ * Matches without backtracking (dynamic programming over pattern × text, O(p·t)), so no pattern
+ * can make matching slow. `one` (`*`) never crosses a `.`; `any` (`**`) matches anything.
+ */
+function globMatches(tokens: readonly Token[], text: string): boolean {
+  let row: boolean[] = new Array<boolean>(text.length + 1).fill(false);
+  row[0] = true;
+  for (const token of tokens) {
+    const next: boolean[] = new Array<boolean>(text.length + 1).fill(false);
+    if (token.kind === "literal") {
+      for (let j = 0; j < text.length; j++) if (row[j] && text[j] === token.char) next[j + 1] = true;
+    } else {
+      for (let j = 0; j <= text.length; j++) {
+        next[j] = row[j]! || (j > 0 && next[j - 1]! && (token.kind === "any" || text[j - 1] !== "."));
+      }
+    }
+    row = next;
+  }
+  return row[text.length]!;
+}
 
 export class PolicyRule {
   readonly action: PolicyAction;
@@ -37,24 +96,53 @@ export class PolicyRule {
   readonly readOnly: boolean | undefined;
   readonly destructive: boolean | undefined;
   readonly unclassified: boolean | undefined;
-  private readonly matcher: RegExp;
+  readonly #tokens: readonly Token[];
 
   constructor(options: PolicyRuleOptions) {
-    if (!["allow", "deny", "require-approval"].includes(options.action)) {
-      throw new TypeError(
-        `PolicyRule: action must be allow, deny or require-approval (got ${String(options.action)})`,
+    if (options === null || typeof options !== "object")
+      throw invalid("PolicyRule: options must be an object.");
+    assertKnownKeys("PolicyRule", options, RULE_KEYS);
+    if (!ACTIONS.includes(options.action)) {
+      throw invalid(
+        `PolicyRule: action must be allow, deny or require-approval (got ${String(options.action)}).`,
+        { option: "action" },
       );
     }
     const pattern = options.operation;
     if (typeof pattern !== "string" || pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) {
-      throw new TypeError(
-        `PolicyRule: operation must be a non-empty glob of at most ${MAX_PATTERN_LENGTH} characters`,
+      throw invalid(
+        `PolicyRule: operation must be a non-empty glob of at most ${MAX_PATTERN_LENGTH} characters.`,
+        { option: "operation" },
       );
     }
     if (!PATTERN_CHARS.test(pattern) || /\*{3,}/.test(pattern)) {
-      throw new TypeError(
-        `PolicyRule: operation "${pattern}" may contain only letters, digits, _ - . / : { } and * or ** wildcards`,
+      throw invalid(
+        `PolicyRule: operation "${pattern}" may contain only letters, digits, _ - . / : { } and * or ** wildcards.`,
+        { option: "operation" },
       );
+    }
+    const tokens = compileGlob(pattern);
+    if (tokens.filter((token) => token.kind !== "literal").length > MAX_PATTERN_WILDCARDS) {
+      throw invalid(`PolicyRule: operation "${pattern}" has more than ${MAX_PATTERN_WILDCARDS} wildcards.`, {
+        option: "operation",
+      });
+    }
+    if (options.effects !== undefined) {
+      if (
+        !Array.isArray(options.effects) ||
+        options.effects.length === 0 ||
+        options.effects.some((effect) => !EFFECTS.includes(effect))
+      ) {
+        throw invalid(`PolicyRule: effects must be a non-empty list of ${EFFECTS.join(", ")}.`, {
+          option: "effects",
+        });
+      }
+    }
+    for (const key of PREDICATES) {
+      const value: unknown = options[key];
+      if (value !== undefined && typeof value !== "boolean") {
+        throw invalid(`PolicyRule: ${key} must be true or false when given.`, { option: key });
+      }
     }
     this.action = options.action;
     this.operation = pattern;
@@ -63,12 +151,12 @@ export class PolicyRule {
     this.readOnly = options.readOnly;
     this.destructive = options.destructive;
     this.unclassified = options.unclassified;
-    this.matcher = globToRegExp(pattern);
+    this.#tokens = Object.freeze(tokens);
     Object.freeze(this);
   }
 
   matches(subject: PolicySubject): boolean {
-    if (!this.matcher.test(`${subject.tool}.${subject.endpoint}`)) return false;
+    if (!globMatches(this.#tokens, `${subject.tool}.${subject.endpoint}`)) return false;
     if (this.effects !== undefined && !this.effects.includes(subject.effect)) return false;
     if (this.remote !== undefined && this.remote !== subject.remote) return false;
     if (this.readOnly !== undefined && this.readOnly !== (subject.effect === "read")) return false;
@@ -78,24 +166,6 @@ export class PolicyRule {
       return false;
     return true;
   }
-}
-
-function globToRegExp(pattern: string): RegExp {
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
-    if (char === "*") {
-      if (pattern[i + 1] === "*") {
-        source += ".*";
-        i++;
-      } else {
-        source += "[^.]*";
-      }
-    } else {
-      source += char.replace(/[\\^$+?.()|[\]{}/-]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${source}$`);
 }
 
 export interface ExecutionPolicyOptions {
@@ -118,23 +188,39 @@ export class ExecutionPolicy {
   readonly rules: readonly PolicyRule[];
 
   constructor(options: ExecutionPolicyOptions = {}) {
+    if (options === null || typeof options !== "object")
+      throw invalid("ExecutionPolicy: options must be an object.");
+    assertKnownKeys("ExecutionPolicy", options, POLICY_KEYS);
+    for (const key of ["allowMutations", "allowDestructive", "allowUnclassifiedRemote"] as const) {
+      if (options[key] !== undefined && typeof options[key] !== "boolean") {
+        throw invalid(`ExecutionPolicy: ${key} must be true or false.`, { option: key });
+      }
+    }
     this.allowMutations = options.allowMutations === true;
     this.allowDestructive = options.allowDestructive === true;
     this.allowUnclassifiedRemote = options.allowUnclassifiedRemote === true;
     this.approval = options.approval ?? "never";
-    if (!["never", "non-read-only", "all"].includes(this.approval)) {
-      throw new TypeError(
-        `ExecutionPolicy: approval must be never, non-read-only or all (got ${String(this.approval)})`,
+    if (!APPROVAL_MODES.includes(this.approval)) {
+      throw invalid(
+        `ExecutionPolicy: approval must be never, non-read-only or all (got ${String(this.approval)}).`,
+        { option: "approval" },
       );
     }
+    if (options.rules !== undefined && !Array.isArray(options.rules)) {
+      throw invalid("ExecutionPolicy: rules must be an array of PolicyRule instances.", { option: "rules" });
+    }
     for (const rule of options.rules ?? []) {
-      if (!(rule instanceof PolicyRule))
-        throw new TypeError("ExecutionPolicy: rules must be PolicyRule instances");
+      if (!(rule instanceof PolicyRule)) {
+        throw invalid("ExecutionPolicy: rules must be PolicyRule instances (built by local code).", {
+          option: "rules",
+        });
+      }
     }
     this.rules = Object.freeze([...(options.rules ?? [])]);
     Object.freeze(this);
   }
 
+  /** First matching rule wins; without a match, the category defaults decide. */
   decide(subject: PolicySubject): PolicyDecision {
     const modeNeedsApproval =
       this.approval === "all" || (this.approval === "non-read-only" && subject.effect !== "read");

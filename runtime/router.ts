@@ -3,13 +3,43 @@
  * invokers from local configuration, and runs every call through the executor boundary.
  */
 import { LoadError, SchemaRouterError } from "./errors.js";
-import { type ApprovalCallback, type CallContext, Executor } from "./executor.js";
+import type { RunEvent } from "./events.js";
+import { type ApprovalCallback, Executor } from "./executor.js";
 import { digestJson, fingerprintTool } from "./fingerprint.js";
 import type { Binding, Invoker } from "./invoker.js";
 import { type LoadedCatalog, loadCatalog } from "./load.js";
-import type { ToolCall, ToolResult } from "./model.js";
+import type { ToolResult } from "./model.js";
+import {
+  type DecisionBackend,
+  type DecisionPlanOptions,
+  type ExecutionPlan,
+  type PlanOptions,
+  plan,
+  planWithDecision,
+} from "./planner/index.js";
 import { ExecutionPolicy } from "./policy.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "./registry.js";
+import {
+  type CapabilityCandidate,
+  createRetriever,
+  type RetrievalRequest,
+  type RetrieveOptions,
+  type Retriever,
+  type StateAwareOptions,
+} from "./retrieval/index.js";
+import type { AvailabilityOptions, AvailabilityStatus } from "./runs/availability.js";
+import type { RunConfig } from "./runs/config.js";
+import type { GovernedCall, GovernedPlan } from "./runs/fallback.js";
+import { RunGovernor } from "./runs/governor.js";
+import type {
+  AccessHealthMonitor,
+  AccessHealthMonitorOptions,
+  HealthCheckResult,
+  HealthProbe,
+  HealthProbeOptions,
+} from "./runs/health.js";
+import type { ExecutionHooks } from "./runs/hooks.js";
+import type { RunInput } from "./runs/runner.js";
 import { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
 import { createLocalInvoker, type LocalToolDefinition, localToolSpec } from "./transports/local.js";
 import {
@@ -18,6 +48,7 @@ import {
   mcpClientFactory,
   mcpExecutionIdentity,
 } from "./transports/mcp.js";
+import { createOptimadeBinding, type OptimadeBindingSettings } from "./transports/optimade.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {
@@ -26,8 +57,20 @@ export interface McpBindingOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * Trusted OPTIMADE binding: local page/record/byte/time limits and headers. The base URL defaults to
+ * the locked one (the trusted config's location); a different one is refused (LOCK_MISMATCH).
+ */
+export interface OptimadeBindingOptions {
+  readonly optimade: OptimadeBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
-export type BindingConfig = HttpBindingOptions | McpBindingOptions | { readonly invoker: Invoker };
+export type BindingConfig =
+  | HttpBindingOptions
+  | McpBindingOptions
+  | OptimadeBindingOptions
+  | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
   readonly root?: string;
@@ -38,12 +81,19 @@ export interface SchemaRouterOptions {
   readonly policy?: ExecutionPolicy;
   readonly approve?: ApprovalCallback;
   readonly approvalTimeoutMs?: number;
+  /** Trusted before/after execution hooks (snapshot-only; they can refuse, never change). */
+  readonly hooks?: ExecutionHooks;
+  /** Cooldown bounds of the availability memory (timeouts, connection failures, 429, exhausted 5xx). */
+  readonly availability?: AvailabilityOptions;
 }
 
 export class SchemaRouter {
   private currentRegistry: Registry;
   private readonly bindingMap = new Map<string, Binding>();
   private readonly executor: Executor;
+  /** Retrieval index over the current registry (rebuilt when the registry version changes). */
+  private readonly retriever: Retriever = createRetriever(() => this.currentRegistry);
+  private readonly governor: RunGovernor;
   private closed = false;
 
   private constructor(
@@ -57,6 +107,10 @@ export class SchemaRouter {
       policy,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    });
+    this.governor = new RunGovernor(this.executor, () => this.currentRegistry, {
+      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+      ...(options.availability !== undefined ? { availability: options.availability } : {}),
     });
   }
 
@@ -138,6 +192,52 @@ export class SchemaRouter {
    */
   replaceTool(registration: ToolRegistration): void {
     this.currentRegistry = this.currentRegistry.withTool(registerTool(registration));
+    // The new contract starts with fresh availability and no health probe (re-register it).
+    this.governor.forget(registration.tool.name);
+  }
+
+  // --- retrieval and planning (no execution authority) ---
+
+  /** Bounded, typed candidates from the registered contracts. Executes nothing. */
+  retrieve(request: RetrievalRequest, options: RetrieveOptions = {}): CapabilityCandidate[] {
+    return this.retriever.retrieve(request, options);
+  }
+
+  /** Like `retrieve`, restricted to capabilities with a ready trusted binding. */
+  retrieveExecutable(request: RetrievalRequest, options: RetrieveOptions = {}): CapabilityCandidate[] {
+    return this.retriever.retrieveExecutable(request, { ...options, isReady: (tool) => this.isReady(tool) });
+  }
+
+  /** Filters the fixed top-K by host-supplied typed state (never widens visibility). */
+  retrieveStateAware<S>(
+    request: RetrievalRequest,
+    state: S,
+    options: StateAwareOptions<S>,
+  ): CapabilityCandidate[] {
+    return this.retriever.retrieveStateAware(request, state, options);
+  }
+
+  /** Refills from the same ranked surface until K eligible candidates or the surface is exhausted. */
+  reretrieveStateAware<S>(
+    request: RetrievalRequest,
+    state: S,
+    options: StateAwareOptions<S>,
+  ): CapabilityCandidate[] {
+    return this.retriever.reretrieveStateAware(request, state, options);
+  }
+
+  /** Field-first plan: ToolCalls pinned to both fingerprints with the minimal declared fields. */
+  plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
+    return plan(this.retriever, request, options);
+  }
+
+  /** Plan with a bounded, untrusted decision backend choosing among locally generated options. */
+  planWithDecision(
+    request: RetrievalRequest,
+    backend: DecisionBackend,
+    options: DecisionPlanOptions = {},
+  ): Promise<ExecutionPlan> {
+    return planWithDecision(this.retriever, request, backend, options);
   }
 
   isReady(tool: string): boolean {
@@ -145,30 +245,69 @@ export class SchemaRouter {
     return binding !== undefined && binding.toolFingerprint === this.currentRegistry.get(tool)?.fingerprint;
   }
 
-  /** Runs one call through the fail-closed boundary. */
-  async call(call: ToolCall, context: CallContext = {}): Promise<ToolResult> {
+  /**
+   * Runs one call through the fail-closed governed boundary (budget, availability, approval, hooks,
+   * retries and fallbacks as the run config and the call's precompiled fallbacks say).
+   */
+  async call(call: GovernedCall, config: RunConfig = {}): Promise<ToolResult> {
     this.assertOpen();
-    return this.executor.execute(call, context);
+    const [result] = await this.governor.run([call], config);
+    return result!;
   }
 
-  /** Runs calls (or a plan's calls) in order; the first refusal or failure rejects. */
-  async invoke(
-    calls: ToolCall | readonly ToolCall[] | { readonly calls: readonly ToolCall[] },
-    context: CallContext = {},
+  /** Runs a call, a list of calls or a plan (`{ calls }`) as one run; the first refusal or failure rejects. */
+  async invoke(callOrPlan: RunInput, config: RunConfig = {}): Promise<ToolResult[]> {
+    this.assertOpen();
+    return this.governor.run(callOrPlan, config);
+  }
+
+  /**
+   * Runs a flat batch of explicitly read-only calls concurrently (RunConfig.concurrency, default 4)
+   * under one shared budget. Every call is preflighted before any starts; results keep input order.
+   */
+  async invokeBatch(
+    calls: readonly GovernedCall[] | GovernedPlan,
+    config: RunConfig = {},
   ): Promise<ToolResult[]> {
-    const list = Array.isArray(calls)
-      ? calls
-      : "calls" in (calls as object)
-        ? (calls as { calls: readonly ToolCall[] }).calls
-        : [calls as ToolCall];
-    const results: ToolResult[] = [];
-    for (const call of list) results.push(await this.call(call, context));
-    return results;
+    this.assertOpen();
+    return this.governor.run(calls, config, true);
+  }
+
+  /** The run's typed RunEvents as they happen (`for await (const event of router.stream(plan))`). */
+  stream(plan: RunInput, config: RunConfig = {}): AsyncGenerator<RunEvent> {
+    this.assertOpen();
+    return this.governor.stream(plan, config);
+  }
+
+  /** Whether a tool's access path is eligible now, or cooling down until when and why. */
+  availability(tool: string): AvailabilityStatus {
+    return this.governor.availabilityOf(tool);
+  }
+
+  /** Registers a trusted read-only health probe for a tool (local code only). */
+  registerHealthProbe(tool: string, probe: HealthProbe, options?: HealthProbeOptions): void {
+    this.governor.registerHealthProbe(tool, probe, options);
+  }
+
+  /** Runs the registered health probes now (all, or the named tools): success reopens a path. */
+  checkHealth(tools?: readonly string[]): Promise<HealthCheckResult[]> {
+    return this.governor.checkHealth(tools);
+  }
+
+  /** Starts the background health monitor (unref'd timers); `stopHealthMonitor` or `close` stops it. */
+  startHealthMonitor(options: AccessHealthMonitorOptions): Promise<AccessHealthMonitor> {
+    this.assertOpen();
+    return this.governor.startHealthMonitor(options);
+  }
+
+  stopHealthMonitor(): Promise<void> {
+    return this.governor.stopHealthMonitor();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.governor.close();
     const invokers = new Set([...this.bindingMap.values()].map((binding) => binding.invoker));
     this.bindingMap.clear();
     await Promise.all([...invokers].map((invoker) => invoker.close?.()));
@@ -206,6 +345,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       expected: registered.remoteDigests,
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
     });
+  }
+  if ("optimade" in config) {
+    if (execution.transport !== "optimade") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: an OPTIMADE binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createOptimadeBinding(tool, execution.baseUrl, config.optimade);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

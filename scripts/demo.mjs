@@ -1,9 +1,27 @@
-// `npm run demo`: compile the examples with the built CLI, type-check and build the example apps
-// against the generated bindings, then run governed calls end to end.
-import { execFileSync } from "node:child_process";
+// `npm run demo`: start the example OPTIMADE provider, compile the examples with the built CLI,
+// type-check and build the example apps against the generated bindings, then run governed calls.
+import { spawn } from "node:child_process";
 
-const run = (command, args) => execFileSync(command, args, { stdio: "inherit" });
+/** Runs a node script to completion without blocking this process (the provider serves meanwhile). */
+function node(...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`node ${args.join(" ")} exited with ${code ?? signal}`)),
+    );
+  });
+}
 
-run(process.execPath, ["dist/compiler/bin.js", "compile"]);
-run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "examples/tsconfig.json"]);
-run(process.execPath, ["examples/.build/demo.js"]);
+const tsc = () => node("node_modules/typescript/bin/tsc", "-p", "examples/tsconfig.json");
+
+await tsc(); // builds the provider fixture and the apps (against the committed bindings)
+const { startDemoProvider } = await import("../examples/.build/examples/optimade/provider.js");
+const provider = await startDemoProvider();
+try {
+  await node("dist/compiler/bin.js", "compile");
+  await tsc(); // again, in case compile regenerated bindings
+  await node("examples/.build/examples/demo.js", provider.baseUrl);
+} finally {
+  await provider.close();
+}

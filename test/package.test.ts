@@ -4,9 +4,10 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { CONFIG_SCHEMA } from "../compiler/config-schema.js";
 import { COMPILER_VERSION } from "../compiler/version.js";
+import { startDemoProvider } from "../examples/optimade/provider.js";
 import { runCli } from "./helpers/cli.js";
 import { REPO_ROOT } from "./helpers/project.js";
 
@@ -62,6 +63,9 @@ describe("package", () => {
   });
 
   it("the repository's own lockfile and generated example bindings are current", async () => {
+    // The root config's OPTIMADE example provider runs on a fixed loopback port (see examples/optimade).
+    const provider = await startDemoProvider();
+    onTestFinished(() => provider.close());
     const { code, stdout } = await runCli(REPO_ROOT, ["compile", "--check"], process.env);
     expect(stdout).toContain("Up to date.");
     expect(code).toBe(0);

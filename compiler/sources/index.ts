@@ -8,10 +8,10 @@ import type {
   OpenApiSourceConfig,
   OptimadeSourceConfig,
 } from "../config.js";
-import { CompileError } from "../errors.js";
 import { localAdapter } from "./local.js";
 import { mcpAdapter } from "./mcp.js";
 import { openapiAdapter } from "./openapi/index.js";
+import { optimadeAdapter } from "./optimade.js";
 import type { SourceAdapter } from "./types.js";
 
 interface ConfigByKind {
@@ -21,16 +21,9 @@ interface ConfigByKind {
   readonly optimade: OptimadeSourceConfig;
 }
 
-const pending = (kind: SourceKind): SourceAdapter<never> => ({
-  kind,
-  resolve() {
-    return Promise.reject(new CompileError("CONFIG_INVALID", `source kind "${kind}" is not available yet`));
-  },
-});
-
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
   openapi: openapiAdapter,
   local: localAdapter,
   mcp: mcpAdapter,
-  optimade: pending("optimade"),
+  optimade: optimadeAdapter,
 };

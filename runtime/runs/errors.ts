@@ -1,0 +1,73 @@
+/**
+ * Small constructors for the refusals of governed execution, so every module words them the same way.
+ */
+import { type ErrorCode, SchemaRouterError } from "../errors.js";
+
+/** An execution setting (RunConfig, ExecutionBudget, RetryPolicy, hooks, availability) is invalid. */
+export function configInvalid(message: string, details: Record<string, unknown> = {}): SchemaRouterError {
+  return new SchemaRouterError("RUN_CONFIG_INVALID", message, details);
+}
+
+/** Checks that `options` has only `known` keys (a typo must not silently drop a limit). */
+export function assertOptionKeys(owner: string, options: unknown, known: readonly string[]): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw configInvalid(`${owner}: options must be an object.`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw configInvalid(`${owner}: unknown option "${key}". Known options: ${known.join(", ")}.`, {
+        option: key,
+      });
+    }
+  }
+}
+
+/** A non-negative safe integer option, or undefined when absent. */
+export function integerOption(
+  owner: string,
+  name: string,
+  value: unknown,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw configInvalid(
+      `${owner}: ${name} must be an integer from ${min} to ${max} (got ${String(value)}).`,
+      {
+        option: name,
+      },
+    );
+  }
+  return value;
+}
+
+/** A finite number option within [min, max], or undefined when absent. */
+export function numberOption(
+  owner: string,
+  name: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
+    throw configInvalid(`${owner}: ${name} must be a number from ${min} to ${max} (got ${String(value)}).`, {
+      option: name,
+    });
+  }
+  return value;
+}
+
+/** The code of any thrown value, for events: SchemaRouterError codes, TOOL_ERROR otherwise. */
+export function codeOf(error: unknown): string {
+  return error instanceof SchemaRouterError && /^[A-Z][A-Z0-9_]{0,63}$/.test(error.code)
+    ? error.code
+    : ("TOOL_ERROR" satisfies ErrorCode);
+}
+
+/** The message of any thrown value, bounded for events. */
+export function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 4096 ? `${text.slice(0, 4096)}…` : text;
+}
