@@ -18,7 +18,6 @@ export const COMPILER_ERROR_CODES = {
   SCHEMA_HEADER_ENV_MISSING: "A schema-fetch header names an environment variable that is not set.",
   OVERLAY_INVALID: "A trusted overlay does not fit the imported contract.",
   LOCAL_MODULE_INVALID: "A local tool module could not be loaded or has no tool definition.",
-  STALE_OUTPUT: "`compile --check` found generated files that are not current.",
   LOCK_FROZEN: "`compile --frozen` would have changed the lockfile.",
 } as const;
 

@@ -41,6 +41,12 @@ export const ERROR_CODES = {
   OUTPUT_SCHEMA_VIOLATION: "The raw output does not satisfy the endpoint output schema.",
   UNIT_NORMALIZATION_FAILED: "A declared unit normalization could not be applied.",
   TOOL_ERROR: "The tool reported an application error.",
+  // OPTIMADE filters (checked locally before any request)
+  INVALID_FILTER: "An OPTIMADE filter does not follow the grammar.",
+  INVALID_FILTER_VALUE: "An OPTIMADE filter compares a timestamp with a string that is not RFC 3339.",
+  UNKNOWN_FILTER_PROPERTY: "An OPTIMADE filter names an undeclared property without a provider prefix.",
+  UNSUPPORTED_FILTER:
+    "An OPTIMADE filter uses a comparison the provider may not support (type mismatch, range).",
   // Retrieval and planning (untrusted helpers fail closed)
   INVALID_RETRIEVAL_REQUEST: "A retrieval request or its options are malformed or out of range.",
   ANALYZER_FAILED: "The model callback of a ModelQueryAnalyzer threw or rejected.",

@@ -11,12 +11,7 @@ import { compile, resolveSource } from "../compiler/compile.js";
 import type { OptimadeSourceConfig } from "../compiler/config.js";
 import type { SourceContext, SourceResult } from "../compiler/sources/types.js";
 import { isSchemaRouterError } from "../runtime/errors.js";
-import {
-  canonicalJson,
-  DefinitionSet,
-  digestJson,
-  endpointFingerprint,
-} from "../runtime/fingerprint.js";
+import { canonicalJson, DefinitionSet, digestJson, endpointFingerprint } from "../runtime/fingerprint.js";
 import type { EndpointSpec, FieldSpec, ToolSpec } from "../runtime/model.js";
 import { effectiveSchema } from "../runtime/registry.js";
 import { ValidatorSet } from "../runtime/validation.js";

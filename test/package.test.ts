@@ -6,8 +6,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CONFIG_SCHEMA } from "../compiler/config-schema.js";
+import { COMPILER_ERROR_CODES } from "../compiler/errors.js";
 import { COMPILER_VERSION } from "../compiler/version.js";
 import { startDemoProvider } from "../examples/optimade/provider.js";
+import { ERROR_CODES } from "../runtime/errors.js";
 import { runCli } from "./helpers/cli.js";
 import { REPO_ROOT } from "./helpers/project.js";
 
@@ -48,6 +50,12 @@ describe("package", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("documents every stable error code in the README", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const codes = [...Object.keys(ERROR_CODES), ...Object.keys(COMPILER_ERROR_CODES)];
+    expect(codes.filter((code) => !readme.includes(`\`${code}\``))).toEqual([]);
   });
 
   it("publishes the config JSON Schema exactly as the compiler validates it", () => {
