@@ -54,6 +54,69 @@ describe("schemarouter CLI", () => {
     expect(one.endpoint.execution).toMatchObject({ kind: "http", method: "get", path: "/pets/{petId}" });
   });
 
+  it("add mcp / optimade / local append validated sources", async () => {
+    const project = tempProject("cli-add");
+    await run(project, "init");
+    expect(
+      await run(
+        project,
+        "add",
+        "mcp",
+        "memory",
+        "--stdio",
+        "--env",
+        "MEMORY_FILE_PATH",
+        "--",
+        "node",
+        "server.js",
+        "--flag",
+      ),
+    ).toMatchObject({ code: 0 });
+    expect(await run(project, "add", "mcp", "remote", "--url", "https://mcp.example.com/mcp")).toMatchObject({
+      code: 0,
+    });
+    expect(
+      (
+        await run(
+          project,
+          "add",
+          "mcp",
+          "both",
+          "--url",
+          "https://mcp.example.com/mcp",
+          "--stdio",
+          "--",
+          "node",
+        )
+      ).code,
+    ).toBe(2);
+    expect((await run(project, "add", "mcp", "neither")).code).toBe(2);
+    const leaky = await run(
+      project,
+      "add",
+      "mcp",
+      "leaky",
+      "--url",
+      "https://mcp.example.com/mcp?token=secret",
+    );
+    expect(leaky.code).toBe(2);
+    expect(leaky.stderr).toContain("CONFIG_INVALID");
+    expect(await run(project, "add", "optimade", "materials", "https://optimade.example.org")).toMatchObject({
+      code: 0,
+    });
+    expect(await run(project, "add", "local", "weather", "./tools/weather.ts")).toMatchObject({ code: 0 });
+    const config = JSON.parse(readFileSync(project.configPath, "utf8"));
+    expect(config.sources).toEqual({
+      memory: {
+        kind: "mcp",
+        stdio: { command: "node", args: ["server.js", "--flag"], env: ["MEMORY_FILE_PATH"] },
+      },
+      remote: { kind: "mcp", url: "https://mcp.example.com/mcp" },
+      materials: { kind: "optimade", location: "https://optimade.example.org" },
+      weather: { kind: "local", module: "./tools/weather.ts" },
+    });
+  });
+
   it("prints what changed against the previous lock", async () => {
     const project = tempProject("cli-change");
     copyInto(project, "examples/petstore/openapi.yaml", "petstore.yaml");

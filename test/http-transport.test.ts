@@ -493,6 +493,7 @@ describe("availability and status", () => {
     const error = await refusal(h.call("raw"));
     expect(error.code).toBe("INVOCATION_UNAVAILABLE");
     expect(error.retryable).toBe(true);
+    expect(error.details.reason).toBe("timeout");
   }, 10_000);
 
   it("times out a body that stalls after the headers (INVOCATION_UNAVAILABLE)", async () => {
@@ -525,6 +526,7 @@ describe("availability and status", () => {
       }),
     );
     expect(error.code).toBe("INVOCATION_UNAVAILABLE");
+    expect((error as { details: { reason?: string } }).details.reason).toBe("connection");
     await router.close();
   });
 

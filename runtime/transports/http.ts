@@ -84,7 +84,8 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
         }
       }
       Object.assign(headers, trusted);
-      const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([context.signal, deadline]);
       let response: Dispatcher.ResponseData;
       try {
         response = await request(url, {
@@ -95,11 +96,13 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
         });
       } catch (error) {
+        const timedOut = deadline.aborted;
         throw new InvocationUnavailableError(
-          `${route}: request to ${base.origin} failed (${describe(error)}).`,
+          `${route}: request to ${base.origin} ${timedOut ? `timed out after ${timeoutMs} ms` : `failed (${describe(error)})`}.`,
           {
             route,
             origin: base.origin,
+            reason: timedOut ? "timeout" : "connection",
           },
           { cause: error },
         );
