@@ -2,51 +2,8 @@
  * JSON Schema of `schemarouter.config.json`. The same object is published as
  * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
  */
+import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./config-fragments.js";
 import { mcpSourceConfigSchema } from "./sources/mcp-config.js";
-
-const env = {
-  type: "object",
-  required: ["env"],
-  additionalProperties: false,
-  properties: {
-    env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "Environment variable name." },
-  },
-} as const;
-
-const fieldOverlay = {
-  type: "object",
-  required: ["id", "path"],
-  additionalProperties: false,
-  properties: {
-    id: { type: "string", minLength: 1, description: "Logical field ID." },
-    path: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      minItems: 1,
-      description: "Path in the raw output; '*' walks a declared array.",
-    },
-    resultPath: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
-    description: { type: "string" },
-    aliases: { type: "array", items: { type: "string" } },
-    semanticId: { type: "string" },
-    unit: { type: "string" },
-    dimensions: { type: "string" },
-    normalization: {
-      type: "object",
-      required: ["canonicalUnit", "scale"],
-      additionalProperties: false,
-      properties: {
-        canonicalUnit: { type: "string" },
-        scale: { type: "number" },
-        offset: { type: "number" },
-      },
-    },
-    qualifiers: { type: "object", additionalProperties: { type: "string" } },
-    identifier: { type: "boolean" },
-    provenance: { type: "string" },
-    license: { type: "string" },
-  },
-} as const;
 
 const endpointOverlay = {
   type: "object",

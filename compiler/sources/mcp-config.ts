@@ -12,42 +12,12 @@ import { mcpExecutionIdentity } from "../../runtime/transports/mcp-client.js";
 import type { ListedTool } from "../../runtime/transports/mcp-list.js";
 import { checkMcpHeaders, checkMcpUrl, pickEnv } from "../../runtime/transports/mcp-target.js";
 import type { FieldOverlay, McpSourceConfig } from "../config.js";
+import { ENV_NAME_PATTERN, fieldOverlaySchema } from "../config-fragments.js";
 import type { SourceContext } from "./types.js";
 
 export type { FieldOverlay, McpSourceConfig } from "../config.js";
 
-const ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
-const strings = { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 } as const;
-
-const fieldOverlaySchema = {
-  type: "object",
-  required: ["id", "path"],
-  additionalProperties: false,
-  properties: {
-    id: { type: "string", minLength: 1 },
-    path: strings,
-    resultPath: strings,
-    description: { type: "string" },
-    aliases: { type: "array", items: { type: "string" } },
-    semanticId: { type: "string" },
-    unit: { type: "string" },
-    dimensions: { type: "string" },
-    normalization: {
-      type: "object",
-      required: ["canonicalUnit", "scale"],
-      additionalProperties: false,
-      properties: {
-        canonicalUnit: { type: "string" },
-        scale: { type: "number" },
-        offset: { type: "number" },
-      },
-    },
-    qualifiers: { type: "object", additionalProperties: { type: "string" } },
-    identifier: { type: "boolean" },
-    provenance: { type: "string" },
-    license: { type: "string" },
-  },
-} as const;
+const ENV_NAME = ENV_NAME_PATTERN;
 
 /**
  * JSON Schema fragment of one `mcp` source (draft-07 and 2020-12 compatible keywords only). The

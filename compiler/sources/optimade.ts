@@ -8,6 +8,7 @@ import { digestJson, encodePointerToken } from "../../runtime/fingerprint.js";
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "../../runtime/model.js";
 import { sanitizeLocation } from "../../runtime/url.js";
 import type { OptimadeSourceConfig } from "../config.js";
+import { sortIssues } from "./compatibility.js";
 import {
   discoverProvider,
   fetchInfo,
@@ -211,20 +212,4 @@ function licenseOf(attributes: Record<string, unknown>): string | undefined {
   if (typeof link === "string" && link !== "") return sanitizeLocation(link);
   if (isRecord(link) && typeof link.href === "string" && link.href !== "") return sanitizeLocation(link.href);
   return undefined;
-}
-
-function sortIssues(issues: CompatibilityIssue[]): CompatibilityIssue[] {
-  const unique = new Map<string, CompatibilityIssue>();
-  for (const issue of issues) unique.set(`${issue.pointer}\u0000${issue.construct}`, issue);
-  return [...unique.values()].sort((a, b) =>
-    a.pointer < b.pointer
-      ? -1
-      : a.pointer > b.pointer
-        ? 1
-        : a.construct < b.construct
-          ? -1
-          : a.construct > b.construct
-            ? 1
-            : 0,
-  );
 }

@@ -9,6 +9,7 @@ import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "../
 import { sanitizeLocation } from "../../../runtime/url.js";
 import type { OpenApiSourceConfig } from "../../config.js";
 import { SourceError } from "../../errors.js";
+import { sortIssues } from "../compatibility.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 import { loadOpenApiDocument } from "./document.js";
 import { buildEndpoint, METHODS } from "./operation-object.js";
@@ -245,20 +246,4 @@ function usedDefs(
   const out: Record<string, JsonSchema> = {};
   for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
   return out;
-}
-
-function sortIssues(issues: CompatibilityIssue[]): CompatibilityIssue[] {
-  const unique = new Map<string, CompatibilityIssue>();
-  for (const issue of issues) unique.set(`${issue.pointer}\u0000${issue.construct}`, issue);
-  return [...unique.values()].sort((a, b) =>
-    a.pointer < b.pointer
-      ? -1
-      : a.pointer > b.pointer
-        ? 1
-        : a.construct < b.construct
-          ? -1
-          : a.construct > b.construct
-            ? 1
-            : 0,
-  );
 }
