@@ -18,6 +18,8 @@ import { CompileError } from "./errors.js";
 
 type Node = Record<string, unknown>;
 
+const RESERVED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
 export function applyOverlays(
   source: string,
   tools: readonly ToolSpec[],
@@ -108,8 +110,12 @@ function toField(
     path.map((segment, index) => (segment === WILDCARD ? index : -1)).filter((i) => i >= 0);
   if (entry.path.includes(WILDCARD) && entry.resultPath === undefined)
     throw fail(`field "${entry.id}": a path with "*" needs an explicit resultPath.`);
-  if (wildcards(entry.path).length !== wildcards(resultPath).length)
-    throw fail(`field "${entry.id}": path and resultPath must have the same number of "*" segments.`);
+  if (wildcards(entry.path).join(",") !== wildcards(resultPath).join(","))
+    throw fail(
+      `field "${entry.id}": path and resultPath must have their "*" segments at the same positions.`,
+    );
+  if ([...entry.path, ...resultPath].some((segment) => RESERVED_KEYS.has(segment)))
+    throw fail(`field "${entry.id}": __proto__, prototype and constructor cannot be path segments.`);
   const schema = schemaAt(output, entry.path, defs);
   if (schema === undefined)
     throw fail(

@@ -64,7 +64,7 @@ export function checkIdentity(
   if (registered === undefined) {
     throw new CallRefusedError(
       "UNKNOWN_TOOL",
-      `Tool "${call.tool}" is not registered. Registered: ${registry.toolNames().join(", ")}.`,
+      `Tool "${call.tool}" is not registered. Plan calls with router.plan() or use the generated bindings.`,
       {
         tool: call.tool,
       },
@@ -144,7 +144,7 @@ export function checkArguments(
     }
   }
   for (const parameter of endpoint.parameters) {
-    if (parameter.required && args[parameter.name] === undefined) {
+    if (parameter.required && (!Object.hasOwn(args, parameter.name) || args[parameter.name] === undefined)) {
       throw new CallRefusedError(
         "MISSING_REQUIRED_ARGUMENT",
         `${route}: required argument "${parameter.name}" is missing.`,

@@ -106,7 +106,7 @@ export class Executor {
     return {
       tool: prepared.call.tool,
       endpoint: prepared.call.endpoint,
-      data: project(raw, prepared.fields, prepared.route),
+      data: project(raw, prepared.fields, prepared.route, prepared.endpoint.fields.length > 0),
       fields: prepared.fields.map((field) => field.id),
       endpointFingerprint: prepared.call.endpointFingerprint,
       toolFingerprint: prepared.call.toolFingerprint,

@@ -75,8 +75,14 @@ function isStrictPrefix(prefix: readonly string[], path: readonly string[]): boo
 }
 
 /** Projects `raw` (already validated) to the selected fields. Returns fresh values only. */
-export function project(raw: unknown, fields: readonly FieldSpec[], route: string): unknown {
-  if (fields.length === 0) return structuredClone(raw);
+export function project(
+  raw: unknown,
+  fields: readonly FieldSpec[],
+  route: string,
+  declaresFields = fields.length > 0,
+): unknown {
+  // Only an endpoint that declares no fields at all returns its (validated) raw output whole.
+  if (fields.length === 0) return declaresFields ? {} : structuredClone(raw);
   let out: unknown;
   for (const field of fields) {
     const source = splitAtWildcards(field.path);
@@ -148,14 +154,19 @@ function set(container: unknown, path: readonly string[], value: unknown): unkno
   let current = root;
   path.forEach((segment, index) => {
     if (index === path.length - 1) {
-      current[segment] = value;
+      define(current, segment, value);
       return;
     }
-    const next = current[segment];
-    if (next === null || typeof next !== "object" || Array.isArray(next)) current[segment] = {};
+    const next = Object.hasOwn(current, segment) ? current[segment] : undefined;
+    if (next === null || typeof next !== "object" || Array.isArray(next)) define(current, segment, {});
     current = current[segment] as Record<string, unknown>;
   });
   return root;
+}
+
+/** Own, enumerable data property: never an accessor on a prototype (a `__proto__` key stays data). */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function normalize(value: unknown, field: FieldSpec, route: string): unknown {

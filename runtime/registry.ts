@@ -2,6 +2,7 @@
  * The registry: a frozen, versioned catalog of the tool contracts that were loaded and verified, with
  * their fingerprints and shared definitions. Replacing a tool produces a new version.
  */
+import { LoadError } from "./errors.js";
 import { DefinitionSet, fingerprintTool } from "./fingerprint.js";
 import type { EndpointSpec, JsonSchema, SourceKind, ToolSpec } from "./model.js";
 
@@ -33,9 +34,41 @@ export interface ToolRegistration {
   readonly remoteDigests?: Readonly<Record<string, string>>;
 }
 
+/** Names that would reach an object's prototype machinery when used as a key. */
+const FORBIDDEN_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
+/** Refuses contracts whose parameter names or field paths could address prototype machinery. */
+function assertSafeNames(tool: ToolSpec): void {
+  for (const endpoint of tool.endpoints) {
+    const bad =
+      endpoint.parameters.find(
+        (parameter) => FORBIDDEN_KEYS.has(parameter.name) || FORBIDDEN_KEYS.has(parameter.wireName ?? ""),
+      )?.name ??
+      endpoint.fields.find(
+        (field) =>
+          [...field.path, ...(field.resultPath ?? [])].some((segment) => FORBIDDEN_KEYS.has(segment)) ||
+          wildcardPositions(field.path) !== wildcardPositions(field.resultPath ?? field.path),
+      )?.id;
+    if (bad !== undefined) {
+      throw new LoadError(
+        "ARTIFACT_INVALID",
+        `${tool.name}.${endpoint.name}: "${bad}" uses a reserved name (__proto__, prototype, constructor) as a parameter or path segment, or its "*" segments differ between path and resultPath; such contracts are refused.`,
+        { tool: tool.name, endpoint: endpoint.name, name: bad },
+      );
+    }
+  }
+}
+
+function wildcardPositions(path: readonly string[]): string {
+  return path.flatMap((segment, index) => (segment === "*" ? [index] : [])).join(",");
+}
+
 export function registerTool(registration: ToolRegistration): RegisteredTool {
+  assertSafeNames(registration.tool);
   const defs =
-    registration.defs instanceof DefinitionSet ? registration.defs : new DefinitionSet(registration.defs);
+    registration.defs instanceof DefinitionSet
+      ? registration.defs
+      : new DefinitionSet(deepFreeze(registration.defs));
   const prints = fingerprintTool(registration.tool, defs);
   const endpoints = new Map<string, EndpointSpec>();
   for (const endpoint of registration.tool.endpoints) endpoints.set(endpoint.name, endpoint);

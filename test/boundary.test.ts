@@ -246,3 +246,70 @@ describe("execution boundary", () => {
     expect(seen).toEqual({ id: "a" });
   });
 });
+
+describe("prototype-safe contracts (review findings)", () => {
+  const base = localToolSpec(people);
+  const withEndpoint = (patch: Partial<ToolSpec["endpoints"][number]>): ToolSpec => ({
+    ...base,
+    endpoints: [{ ...base.endpoints[0]!, ...patch }],
+  });
+
+  it.each([
+    ["a __proto__ field path segment", { fields: [{ id: "x", path: ["__proto__", "polluted"] }] }],
+    [
+      "a constructor result path segment",
+      { fields: [{ id: "x", path: ["name"], resultPath: ["constructor"] }] },
+    ],
+    [
+      "a __proto__ parameter",
+      { parameters: [{ name: "__proto__", location: "argument" as const, required: false, schema: {} }] },
+    ],
+    [
+      "wildcards at different positions",
+      { fields: [{ id: "t", path: ["temps", "*"], resultPath: ["a", "b", "*"] }] },
+    ],
+  ])("refuses to register %s", (_name, patch) => {
+    expect(() =>
+      registerTool({ tool: withEndpoint(patch), source: "people", sourceKind: "local", defs: {} }),
+    ).toThrow(expect.objectContaining({ code: "ARTIFACT_INVALID" }));
+  });
+
+  it("an explicit empty field selection returns no data, not the whole raw output", async () => {
+    const { router, call } = setup();
+    const result = await router.call(call("get", { id: "a" }, []));
+    expect(result.data).toEqual({});
+  });
+
+  it("recomputes required arguments from own properties only (inherited names do not count)", async () => {
+    const spec = withEndpoint({
+      parameters: [{ name: "toString", location: "argument", required: true, schema: {} }],
+      inputSchema: { type: "object", properties: { toString: {} }, required: ["toString"] },
+    });
+    const registry = new Registry([
+      registerTool({ tool: spec, source: "people", sourceKind: "local", defs: {} }),
+    ]);
+    const router = SchemaRouter.fromRegistry(registry, {
+      bindings: { people: { invoker: { invoke: async () => ({ id: "a", name: "x" }) } } },
+    });
+    const registered = registry.get("people")!;
+    await expect(
+      router.call({
+        tool: "people",
+        endpoint: "get",
+        arguments: {},
+        endpointFingerprint: registered.endpointFingerprints.get("get")!,
+        toolFingerprint: registered.fingerprint,
+      }),
+    ).rejects.toMatchObject({ code: "MISSING_REQUIRED_ARGUMENT" });
+  });
+
+  it("freezes shared definitions and does not reveal the inventory to a forged call", async () => {
+    const defs = { Thing: { type: "object" } };
+    const registered = registerTool({ tool: base, source: "people", sourceKind: "local", defs });
+    expect(Object.isFrozen(registered.defs.defs.Thing)).toBe(true);
+    const { router, call } = setup();
+    const error = await router.call({ ...call("get", { id: "a" }), tool: "nobody" }).catch((e: Error) => e);
+    expect(error).toMatchObject({ code: "UNKNOWN_TOOL" });
+    expect((error as Error).message).not.toContain("people");
+  });
+});

@@ -62,6 +62,8 @@ const LINKS_SCHEMA: JsonObject = {
 };
 
 /** The `$defs` name of an entry type's resource object schema. */
+const RESERVED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
 export const entryDefName = (entryType: string): string => `${entryType}_entry`;
 
 /** The JSON:API resource object of an entry type, with the attribute schemas of its properties. */
@@ -193,7 +195,8 @@ function entryFields(entry: EntryTypeContract, prefix: readonly string[]): Field
       ...(top ? {} : license),
       ...(providerSpecific ? { providerSpecific: true } : {}),
     });
-    for (const child of property.children) {
+    // Reserved keys (__proto__, prototype, constructor) never become field paths.
+    for (const child of property.children.filter((candidate) => !RESERVED_KEYS.has(candidate.key))) {
       push({
         id: `${property.name}${child.throughList ? "[]" : ""}.${child.key}`,
         path: [...path, ...(child.throughList ? ["*"] : []), child.key],

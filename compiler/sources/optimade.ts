@@ -157,7 +157,11 @@ function entryContract(
   }
   const contracts = Object.keys(properties)
     .filter((property) => {
-      if (/^[a-z_][a-z0-9_]*$/.test(property)) return true;
+      if (
+        /^[a-z_][a-z0-9_]*$/.test(property) &&
+        !["__proto__", "prototype", "constructor"].includes(property)
+      )
+        return true;
       report({
         pointer: `${pointer}/data/properties/${encodePointerToken(property)}`,
         construct: "property-name",
