@@ -9,7 +9,13 @@ export {
   type RetrieverOptions,
   type SurfaceOptions,
 } from "./retriever.js";
-export { COMPONENT_ORDER, COVERAGE_WEIGHT, EXACT_WEIGHTS, LEXICAL_WEIGHTS } from "./score.js";
+export {
+  COMPONENT_ORDER,
+  COVERAGE_WEIGHT,
+  EXACT_WEIGHTS,
+  LEXICAL_WEIGHTS,
+  SAME_FIELD_UNIT_WEIGHT,
+} from "./score.js";
 export { routeOf } from "./surface.js";
 export { normalizeKey, STOP_WORDS, stem, tokenize } from "./tokenize.js";
 export type {

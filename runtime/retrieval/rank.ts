@@ -1,14 +1,20 @@
 /**
- * Ranking: hands endpoints to the one scorer and keeps the best under a total order. In index mode
- * only endpoints on the posting lists of the request's keys are scored; in exhaustive mode all are.
- * Every filter (effects, minimum score and coverage, readiness) applies identically in both modes.
+ * Ranking: scores endpoints with the one scorer and keeps the best under a total order. Exhaustive
+ * mode scores every endpoint from its surface row. Index mode walks the posting lists of the request's
+ * keys block by block (endpoints in ascending windows of BLOCK), applying each key's mask to a per-
+ * endpoint row in the same key order, so each endpoint gets exactly the row, and the bit-identical
+ * total, that exhaustive mode computes; endpoints on no posting list are never touched (they score
+ * 0). Every filter (effects, minimum score and coverage, readiness) applies identically in both modes.
  */
 import {
+  applyTerm,
   type CompiledQuery,
   compareScored,
   componentsOf,
+  finishRow,
   presentOf,
   type Scored,
+  STRIDE,
   scoreEntry,
   scratch,
 } from "./score.js";
@@ -20,6 +26,9 @@ export interface RankFilter {
   readonly minScore: number;
   readonly minCoverage: number;
 }
+
+/** Endpoints per accumulation window in index mode (bounds the scratch rows to BLOCK × STRIDE). */
+const BLOCK = 1024;
 
 /** Inserts into a list kept sorted by `compare`, bounded to `limit` items. */
 function insertBounded(
@@ -41,19 +50,75 @@ function insertBounded(
 
 const NO_COMPONENTS = Object.freeze({});
 
+type Consider = (index: number, score: number, sums: Float64Array, offset: number) => void;
+
+/** Index mode: accumulates rows from the posting lists, one window of endpoints at a time. */
+function accumulate(
+  catalog: Catalog,
+  query: CompiledQuery,
+  admit: (index: number) => boolean,
+  consider: Consider,
+): void {
+  const postings = catalog.postings!;
+  const masks = catalog.postingMasks!;
+  const starts = catalog.postingStart!;
+  const terms = query.terms;
+  const cursor = new Uint32Array(terms.length);
+  const end = new Uint32Array(terms.length);
+  terms.forEach((term, i) => {
+    cursor[i] = starts[term.id]!;
+    end[i] = starts[term.id + 1]!;
+  });
+  const width = Math.min(BLOCK, catalog.entries.length);
+  const rows = new Float64Array(width * STRIDE);
+  const touched = new Int32Array(width);
+  const marked = new Uint8Array(width);
+  for (;;) {
+    let base = catalog.entries.length;
+    for (let i = 0; i < terms.length; i++) {
+      if (cursor[i]! < end[i]! && postings[cursor[i]!]! < base) base = postings[cursor[i]!]!;
+    }
+    if (base === catalog.entries.length) return;
+    const stop = base + width;
+    let count = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      let p = cursor[i]!;
+      const last = end[i]!;
+      for (; p < last; p++) {
+        const local = postings[p]! - base;
+        if (local >= width) break;
+        if (marked[local] === 0) {
+          marked[local] = 1;
+          touched[count++] = local;
+        }
+        applyTerm(term, masks[p]!, rows, local * STRIDE);
+      }
+      cursor[i] = p;
+    }
+    for (let j = 0; j < count; j++) {
+      const local = touched[j]!;
+      const offset = local * STRIDE;
+      const index = base + local;
+      if (admit(index)) consider(index, finishRow(rows, offset, query), rows, offset);
+      for (let slot = offset; slot < offset + STRIDE; slot++) rows[slot] = 0;
+      marked[local] = 0;
+    }
+    if (stop >= catalog.entries.length) return;
+  }
+}
+
 /** The best `limit` endpoints (all of them for an infinite limit), best first. */
 export function rank(catalog: Catalog, query: CompiledQuery, filter: RankFilter, limit: number): Scored[] {
   const compare = (a: Scored, b: Scored): number => compareScored(catalog, a, b);
   const bounded = Number.isFinite(limit);
-  const sums = scratch();
   const out: Scored[] = [];
-  const consider = (index: number): void => {
-    const entry = catalog.entries[index]!;
-    if (filter.effects !== undefined && !filter.effects.has(entry.endpoint.effect)) return;
-    const score = scoreEntry(catalog, index, query, sums);
+  const admit = (index: number): boolean =>
+    filter.effects === undefined || filter.effects.has(catalog.entries[index]!.endpoint.effect);
+  const consider: Consider = (index, score, sums, offset) => {
     if (!(score > filter.minScore)) return;
-    if (filter.minCoverage > 0 && presentOf(sums) < filter.minCoverage * query.tokens.length) return;
-    if (filter.isReady !== undefined && !filter.isReady(entry.tool.name)) return;
+    if (filter.minCoverage > 0 && presentOf(sums, offset) < filter.minCoverage * query.tokens.length) return;
+    if (filter.isReady !== undefined && !filter.isReady(catalog.entries[index]!.tool.name)) return;
     if (
       bounded &&
       out.length >= limit &&
@@ -61,23 +126,17 @@ export function rank(catalog: Catalog, query: CompiledQuery, filter: RankFilter,
     ) {
       return;
     }
-    const scored: Scored = { index, score, components: componentsOf(sums) };
+    const scored: Scored = { index, score, components: componentsOf(sums, offset) };
     if (bounded) insertBounded(out, scored, limit, compare);
     else out.push(scored);
   };
-  const { postings, postingStart } = catalog;
-  if (postings === undefined || postingStart === undefined) {
-    for (let index = 0; index < catalog.entries.length; index++) consider(index);
-  } else {
-    const seen = new Uint8Array(catalog.entries.length);
-    for (const key of query.keys) {
-      for (let p = postingStart[key]!; p < postingStart[key + 1]!; p++) {
-        const index = postings[p]!;
-        if (seen[index] === 1) continue;
-        seen[index] = 1;
-        consider(index);
-      }
+  if (catalog.postings === undefined) {
+    const sums = scratch();
+    for (let index = 0; index < catalog.entries.length; index++) {
+      if (admit(index)) consider(index, scoreEntry(catalog, index, query, sums), sums, 0);
     }
+  } else {
+    accumulate(catalog, query, admit, consider);
   }
   if (!bounded) out.sort(compare);
   return out;

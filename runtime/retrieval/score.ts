@@ -1,8 +1,10 @@
 /**
- * The deterministic scorer. One function scores one endpoint surface against one compiled request;
- * index mode and exhaustive mode call exactly this function, they differ only in which endpoints they
- * hand to it. Every positive contribution needs a request token or exact key present on the surface,
- * so the inverted index over those keys loses no endpoint that could score above zero.
+ * The deterministic scorer. A request compiles to an ordered list of terms (keys with weights); an
+ * endpoint's score row is built by applying each term, in that order, to the term's component mask on
+ * the endpoint (`applyTerm`), then finished (`finishRow`). Exhaustive mode reads the masks from each
+ * endpoint's surface row, index mode from the posting lists; the arithmetic is the same, so scores are
+ * bit-identical. Every positive contribution needs a request token or key present on the surface, so
+ * the inverted index over those keys loses no endpoint that could score above zero.
  *
  * score = Σ over distinct request tokens t present on the surface:
  *           idf(t) × Σ over lexical components c containing t: LEXICAL_WEIGHTS[c]
@@ -11,8 +13,16 @@
  *       + EXACT_WEIGHTS.exactUnit       × requested units equal to a field's unit
  *       + EXACT_WEIGHTS.exactFieldUnit  × (requested semantic ID, requested unit) pairs that one and
  *                                         the same field carries
+ *       + SAME_FIELD_UNIT_WEIGHT × Σ over (concept token c, unit token u) pairs of distinct request
+ *           tokens that one and the same field carries: idf(c, u) / |U|
  *       + COVERAGE_WEIGHT × (distinct request tokens present) / (distinct request tokens)
  * with idf(t) = 1 + ln(N / df(t)), N = endpoints in the registry, df(t) = endpoints containing t.
+ * A concept token is one some field carries in its ID, aliases, path or semantic ID; a unit token one
+ * some field carries in its unit or dimensions; U = the request's unit tokens (dividing by |U| keeps a
+ * unit spelled in three tokens, `degC` → degc/deg/c, from outweighing a one-token unit such as `K`);
+ * idf(c, u) uses df = endpoints with a field carrying both. So "air temperature in degC" scores more
+ * on an endpoint whose temperature field is in degC than on one whose temperature is in degF and whose
+ * dew point is in degC. Every pair key is on the surface and in the index like any other key.
  */
 
 import {
@@ -53,6 +63,8 @@ export const LEXICAL_WEIGHTS: Readonly<Record<LexicalComponent, number>> = {
 /** Fixed bonus per exact match of a requested field, semantic ID or unit. */
 export const EXACT_WEIGHTS = { exactField: 4, exactSemanticId: 5, exactUnit: 3, exactFieldUnit: 3 } as const;
 export const COVERAGE_WEIGHT = 2;
+/** Weight of a same-field (concept token, unit token) pair (multiplied by the pair's IDF, over |U|). */
+export const SAME_FIELD_UNIT_WEIGHT = 1;
 
 const LEXICAL_ORDER: readonly LexicalComponent[] = [
   "name",
@@ -71,20 +83,33 @@ export const COMPONENT_ORDER: readonly ScoreComponent[] = [
   "exactSemanticId",
   "exactUnit",
   "exactFieldUnit",
+  "sameFieldUnit",
   "coverage",
 ];
+
+/**
+ * One key of a compiled request, applied to the key's component mask on an endpoint. A lexical token
+ * (`weights` set) counts as present and adds `weights[c]` for each lexical component bit c it has;
+ * any other key adds `weight` to `slot` when the mask has `bit`.
+ */
+export interface QueryTerm {
+  readonly id: number;
+  readonly weights: Float64Array | undefined;
+  readonly bit: number;
+  readonly slot: number;
+  readonly weight: number;
+}
 
 export interface CompiledQuery {
   /** Distinct request tokens in first-occurrence order (query, then fields, semantic IDs, units). */
   readonly tokens: readonly string[];
-  /** Vocabulary ids and IDFs of the tokens the catalog knows (unknown ones can never match). */
-  readonly known: readonly { readonly id: number; readonly idf: number }[];
-  readonly exactFields: readonly number[];
-  readonly exactSemanticIds: readonly number[];
-  readonly exactUnits: readonly number[];
-  readonly exactFieldUnits: readonly number[];
-  /** Every vocabulary id whose presence can make the score positive (the index lookup keys). */
-  readonly keys: readonly number[];
+  /**
+   * The keys whose presence can make the score positive, in application order: lexical tokens the
+   * catalog knows (request order), exact fields, semantic IDs, units, field+unit pairs, then the
+   * same-field pairs. Ids are distinct. Both modes apply them in this order, so each component's sum
+   * sees the same additions in the same order.
+   */
+  readonly terms: readonly QueryTerm[];
 }
 
 export interface Scored {
@@ -93,7 +118,7 @@ export interface Scored {
   readonly components: Readonly<Partial<Record<ScoreComponent, number>>>;
 }
 
-function distinct(values: Iterable<string>): string[] {
+function distinct<T>(values: Iterable<T>): T[] {
   return [...new Set(values)];
 }
 
@@ -108,68 +133,112 @@ export function requestTokens(request: RetrievalRequest): string[] {
   return distinct(texts.flatMap((text) => tokenize(text)));
 }
 
+const SLOT = (name: ScoreComponent): number => COMPONENT_ORDER.indexOf(name);
+const COVERAGE_SLOT = SLOT("coverage");
+const PRESENT_SLOT = COMPONENT_ORDER.length;
+/** Row width of score sums: one slot per component, then the number of request tokens present. */
+export const STRIDE = COMPONENT_ORDER.length + 1;
+const LEXICAL_BITS: readonly number[] = LEXICAL_ORDER.map((c) => BIT[c]);
+const CONCEPT_BITS = BIT.field | BIT.semanticId;
+
+const idfOf = (n: number, df: number): number => 1 + Math.log(n / df);
+
+function fixed(id: number, name: ScoreComponent & keyof typeof BIT, weight: number): QueryTerm {
+  return { id, weights: undefined, bit: BIT[name], slot: SLOT(name), weight };
+}
+
+/** The same-field pair terms of the request's known tokens (see the module comment). */
+function sameFieldTerms(catalog: Catalog, known: readonly number[]): QueryTerm[] {
+  const concepts = known.filter((id) => (catalog.keyMasks[id]! & CONCEPT_BITS) !== 0);
+  const units = known.filter((id) => (catalog.keyMasks[id]! & BIT.unit) !== 0);
+  const n = catalog.entries.length;
+  const terms: QueryTerm[] = [];
+  for (const c of concepts) {
+    const byUnit = catalog.pairs.get(c);
+    if (byUnit === undefined) continue;
+    for (const u of units) {
+      const id = byUnit.get(u);
+      const df = id === undefined ? 0 : catalog.documentFrequency[id]!;
+      if (id === undefined || df === 0) continue;
+      const weight = (SAME_FIELD_UNIT_WEIGHT * idfOf(n, df)) / units.length;
+      terms.push(fixed(id, "sameFieldUnit", weight));
+    }
+  }
+  return terms;
+}
+
 /** Compiles a request against the catalog vocabulary; `exactOnly` keeps only the exact keys. */
 export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactOnly = false): CompiledQuery {
   const tokens = exactOnly ? [] : requestTokens(request);
   const n = catalog.entries.length;
-  const known: { id: number; idf: number }[] = [];
+  const terms: QueryTerm[] = [];
+  const known: number[] = [];
   for (const token of tokens) {
     const id = catalog.vocabulary.get(token);
     const df = id === undefined ? 0 : catalog.documentFrequency[id]!;
-    if (id !== undefined && df > 0) known.push({ id, idf: 1 + Math.log(n / df) });
+    if (id === undefined || df === 0) continue;
+    const idf = idfOf(n, df);
+    known.push(id);
+    terms.push({
+      id,
+      weights: Float64Array.from(LEXICAL_ORDER, (c) => LEXICAL_WEIGHTS[c] * idf),
+      bit: LEXICAL_MASK,
+      slot: PRESENT_SLOT,
+      weight: 1,
+    });
   }
-  const ids = (keys: readonly string[]): number[] =>
-    distinct(keys)
-      .map((key) => catalog.vocabulary.get(key))
-      .filter((id): id is number => id !== undefined);
-  const exactFields = ids((request.fields ?? []).map(fieldKey));
-  const exactSemanticIds = ids((request.semanticIds ?? []).map(semanticKey));
-  const exactUnits = ids((request.units ?? []).map(unitKey));
+  const exact = (keys: readonly string[], name: keyof typeof EXACT_WEIGHTS): void => {
+    for (const key of distinct(keys)) {
+      const id = catalog.vocabulary.get(key);
+      if (id !== undefined) terms.push(fixed(id, name, EXACT_WEIGHTS[name]));
+    }
+  };
+  exact((request.fields ?? []).map(fieldKey), "exactField");
+  exact((request.semanticIds ?? []).map(semanticKey), "exactSemanticId");
+  exact((request.units ?? []).map(unitKey), "exactUnit");
   const pairs: string[] = [];
   for (const unit of request.units ?? []) {
     for (const id of request.semanticIds ?? []) pairs.push(semanticUnitKey(id, unit));
   }
-  const exactFieldUnits = ids(pairs);
-  const keys = [
-    ...known.map((k) => k.id),
-    ...exactFields,
-    ...exactSemanticIds,
-    ...exactUnits,
-    ...exactFieldUnits,
-  ];
-  return { tokens, known, exactFields, exactSemanticIds, exactUnits, exactFieldUnits, keys };
+  exact(pairs, "exactFieldUnit");
+  terms.push(...sameFieldTerms(catalog, known));
+  return { tokens, terms };
 }
 
-const LEXICAL_BITS: readonly number[] = LEXICAL_ORDER.map((c) => BIT[c]);
-const SLOT = (name: ScoreComponent): number => COMPONENT_ORDER.indexOf(name);
-const EXACT_FIELD_SLOT = SLOT("exactField");
-const EXACT_SEMANTIC_SLOT = SLOT("exactSemanticId");
-const EXACT_UNIT_SLOT = SLOT("exactUnit");
-const EXACT_FIELD_UNIT_SLOT = SLOT("exactFieldUnit");
-const COVERAGE_SLOT = SLOT("coverage");
-
-/** Scratch space for one ranking run: one slot per component, plus the count of present tokens. */
-export function scratch(): Float64Array {
-  return new Float64Array(COMPONENT_ORDER.length + 1);
-}
-const PRESENT_SLOT = COMPONENT_ORDER.length;
-
-function addExact(
-  catalog: Catalog,
-  index: number,
-  list: readonly number[],
-  bit: number,
-  weight: number,
-  slot: number,
-  sums: Float64Array,
-): void {
-  for (let i = 0; i < list.length; i++)
-    if ((maskOf(catalog, index, list[i]!) & bit) !== 0) sums[slot]! += weight;
+/** Applies one term to an endpoint on which the term's key has component mask `mask`. */
+export function applyTerm(term: QueryTerm, mask: number, sums: Float64Array, offset: number): void {
+  const weights = term.weights;
+  if (weights === undefined) {
+    if ((mask & term.bit) !== 0) sums[offset + term.slot]! += term.weight;
+    return;
+  }
+  if ((mask & LEXICAL_MASK) === 0) return;
+  sums[offset + PRESENT_SLOT]!++;
+  for (let c = 0; c < LEXICAL_BITS.length; c++) {
+    if ((mask & LEXICAL_BITS[c]!) !== 0) sums[offset + c]! += weights[c]!;
+  }
 }
 
 /**
- * Scores endpoint `index`: fills `sums` (per component, then the number of request tokens present) and
- * returns the total, summed in COMPONENT_ORDER. 0 when nothing matches.
+ * Completes the row at `offset` once every term was applied: sets the coverage component and returns
+ * the total, summed in COMPONENT_ORDER (0 when nothing matched).
+ */
+export function finishRow(sums: Float64Array, offset: number, query: CompiledQuery): number {
+  const present = sums[offset + PRESENT_SLOT]!;
+  if (present > 0) sums[offset + COVERAGE_SLOT] = (COVERAGE_WEIGHT * present) / query.tokens.length;
+  let score = 0;
+  for (let slot = 0; slot < COMPONENT_ORDER.length; slot++) score += sums[offset + slot]!;
+  return score;
+}
+
+/** Scratch space for scoring one endpoint at a time. */
+export function scratch(): Float64Array {
+  return new Float64Array(STRIDE);
+}
+
+/**
+ * Scores endpoint `index` directly from its surface row (exhaustive mode): fills `sums` and returns
+ * the total. Index mode gets the same masks from the posting lists and calls the same two functions.
  */
 export function scoreEntry(
   catalog: Catalog,
@@ -178,60 +247,20 @@ export function scoreEntry(
   sums: Float64Array,
 ): number {
   sums.fill(0);
-  let present = 0;
-  for (const { id, idf } of query.known) {
-    const mask = maskOf(catalog, index, id);
-    if ((mask & LEXICAL_MASK) === 0) continue;
-    present++;
-    for (let c = 0; c < LEXICAL_BITS.length; c++) {
-      if ((mask & LEXICAL_BITS[c]!) !== 0) sums[c]! += LEXICAL_WEIGHTS[LEXICAL_ORDER[c]!] * idf;
-    }
-  }
-  addExact(
-    catalog,
-    index,
-    query.exactFields,
-    BIT.exactField,
-    EXACT_WEIGHTS.exactField,
-    EXACT_FIELD_SLOT,
-    sums,
-  );
-  addExact(
-    catalog,
-    index,
-    query.exactSemanticIds,
-    BIT.exactSemanticId,
-    EXACT_WEIGHTS.exactSemanticId,
-    EXACT_SEMANTIC_SLOT,
-    sums,
-  );
-  addExact(catalog, index, query.exactUnits, BIT.exactUnit, EXACT_WEIGHTS.exactUnit, EXACT_UNIT_SLOT, sums);
-  addExact(
-    catalog,
-    index,
-    query.exactFieldUnits,
-    BIT.exactFieldUnit,
-    EXACT_WEIGHTS.exactFieldUnit,
-    EXACT_FIELD_UNIT_SLOT,
-    sums,
-  );
-  if (present > 0) sums[COVERAGE_SLOT] = (COVERAGE_WEIGHT * present) / query.tokens.length;
-  sums[PRESENT_SLOT] = present;
-  let score = 0;
-  for (let slot = 0; slot < COMPONENT_ORDER.length; slot++) score += sums[slot]!;
-  return score;
+  for (const term of query.terms) applyTerm(term, maskOf(catalog, index, term.id), sums, 0);
+  return finishRow(sums, 0, query);
 }
 
-/** Number of request tokens present, from the sums `scoreEntry` filled. */
-export function presentOf(sums: Float64Array): number {
-  return sums[PRESENT_SLOT]!;
+/** Number of request tokens present, from a finished row. */
+export function presentOf(sums: Float64Array, offset: number): number {
+  return sums[offset + PRESENT_SLOT]!;
 }
 
-/** The non-zero components from the sums `scoreEntry` filled. */
-export function componentsOf(sums: Float64Array): Partial<Record<ScoreComponent, number>> {
+/** The non-zero components of a finished row. */
+export function componentsOf(sums: Float64Array, offset: number): Partial<Record<ScoreComponent, number>> {
   const components: Partial<Record<ScoreComponent, number>> = {};
   COMPONENT_ORDER.forEach((name, slot) => {
-    const value = sums[slot]!;
+    const value = sums[offset + slot]!;
     if (value !== 0) components[name] = value;
   });
   return components;

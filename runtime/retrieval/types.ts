@@ -51,6 +51,7 @@ export type ScoreComponent =
   | "exactSemanticId"
   | "exactUnit"
   | "exactFieldUnit"
+  | "sameFieldUnit"
   | "coverage";
 
 export interface CapabilityCandidate {
