@@ -19,7 +19,13 @@ export interface PolicySubject {
 
 export interface PolicyRuleOptions {
   readonly action: PolicyAction;
-  /** Glob over `tool.endpoint`: `*` matches within a dot-separated segment, `**` across segments. */
+  /**
+   * Glob over the route `tool.endpoint`, split at its first `.` into a tool glob and an endpoint glob
+   * that are matched separately against the subject's tool and endpoint names, so `gh.*` covers every
+   * endpoint of tool `gh` whatever its name (dots and slashes included). In both globs `*` and `**`
+   * match any characters. A pattern without a `.` is matched against the whole route (`*` within a
+   * dot-separated segment, `**` across them), so `**` matches every call and `*` none.
+   */
   readonly operation: string;
   readonly effects?: readonly Effect[];
   readonly remote?: boolean;
@@ -68,10 +74,39 @@ function compileGlob(pattern: string): readonly Token[] {
 }
 
 /**
- * Matches without backtracking (dynamic programming over pattern × text, O(p·t)), so no pattern
- * can make matching slow. `one` (`*`) never crosses a `.`; `any` (`**`) matches anything.
+ * A compiled operation pattern: separate tool and endpoint globs when the pattern names a tool
+ * (it has a `.`), or one glob over the whole `tool.endpoint` route when it does not.
  */
-function globMatches(tokens: readonly Token[], text: string): boolean {
+type CompiledPattern =
+  | { readonly kind: "split"; readonly tool: readonly Token[]; readonly endpoint: readonly Token[] }
+  | { readonly kind: "route"; readonly tokens: readonly Token[] };
+
+function compilePattern(pattern: string): CompiledPattern {
+  const dot = pattern.indexOf(".");
+  if (dot === -1) return { kind: "route", tokens: compileGlob(pattern) };
+  return {
+    kind: "split",
+    tool: compileGlob(pattern.slice(0, dot)),
+    endpoint: compileGlob(pattern.slice(dot + 1)),
+  };
+}
+
+function wildcards(compiled: CompiledPattern): number {
+  const tokens = compiled.kind === "split" ? [...compiled.tool, ...compiled.endpoint] : compiled.tokens;
+  return tokens.filter((token) => token.kind !== "literal").length;
+}
+
+function patternMatches(compiled: CompiledPattern, tool: string, endpoint: string): boolean {
+  if (compiled.kind === "route") return globMatches(compiled.tokens, `${tool}.${endpoint}`, false);
+  return globMatches(compiled.tool, tool, true) && globMatches(compiled.endpoint, endpoint, true);
+}
+
+/**
+ * Matches without backtracking (dynamic programming over pattern × text, O(p·t)), so no pattern
+ * can make matching slow. `any` (`**`) matches anything; `one` (`*`) never crosses a `.` unless
+ * `oneCrossesDots` (tool and endpoint globs, where a dot is just a character of the name).
+ */
+function globMatches(tokens: readonly Token[], text: string, oneCrossesDots: boolean): boolean {
   let row: boolean[] = new Array<boolean>(text.length + 1).fill(false);
   row[0] = true;
   for (const token of tokens) {
@@ -80,7 +115,9 @@ function globMatches(tokens: readonly Token[], text: string): boolean {
       for (let j = 0; j < text.length; j++) if (row[j] && text[j] === token.char) next[j + 1] = true;
     } else {
       for (let j = 0; j <= text.length; j++) {
-        next[j] = row[j]! || (j > 0 && next[j - 1]! && (token.kind === "any" || text[j - 1] !== "."));
+        next[j] =
+          row[j]! ||
+          (j > 0 && next[j - 1]! && (token.kind === "any" || oneCrossesDots || text[j - 1] !== "."));
       }
     }
     row = next;
@@ -96,7 +133,7 @@ export class PolicyRule {
   readonly readOnly: boolean | undefined;
   readonly destructive: boolean | undefined;
   readonly unclassified: boolean | undefined;
-  readonly #tokens: readonly Token[];
+  readonly #pattern: CompiledPattern;
 
   constructor(options: PolicyRuleOptions) {
     if (options === null || typeof options !== "object")
@@ -121,8 +158,8 @@ export class PolicyRule {
         { option: "operation" },
       );
     }
-    const tokens = compileGlob(pattern);
-    if (tokens.filter((token) => token.kind !== "literal").length > MAX_PATTERN_WILDCARDS) {
+    const compiled = compilePattern(pattern);
+    if (wildcards(compiled) > MAX_PATTERN_WILDCARDS) {
       throw invalid(`PolicyRule: operation "${pattern}" has more than ${MAX_PATTERN_WILDCARDS} wildcards.`, {
         option: "operation",
       });
@@ -151,12 +188,12 @@ export class PolicyRule {
     this.readOnly = options.readOnly;
     this.destructive = options.destructive;
     this.unclassified = options.unclassified;
-    this.#tokens = Object.freeze(tokens);
+    this.#pattern = Object.freeze(compiled);
     Object.freeze(this);
   }
 
   matches(subject: PolicySubject): boolean {
-    if (!globMatches(this.#tokens, `${subject.tool}.${subject.endpoint}`)) return false;
+    if (!patternMatches(this.#pattern, subject.tool, subject.endpoint)) return false;
     if (this.effects !== undefined && !this.effects.includes(subject.effect)) return false;
     if (this.remote !== undefined && this.remote !== subject.remote) return false;
     if (this.readOnly !== undefined && this.readOnly !== (subject.effect === "read")) return false;

@@ -42,7 +42,8 @@ function assertSafeNames(tool: ToolSpec): void {
   for (const endpoint of tool.endpoints) {
     const bad =
       endpoint.parameters.find(
-        (parameter) => FORBIDDEN_KEYS.has(parameter.name) || FORBIDDEN_KEYS.has(parameter.wireName ?? ""),
+        // Wire names only become keys when a body is assembled: there only `__proto__` is dangerous.
+        (parameter) => FORBIDDEN_KEYS.has(parameter.name) || parameter.wireName === "__proto__",
       )?.name ??
       endpoint.fields.find(
         (field) =>

@@ -1,17 +1,19 @@
 /**
  * Local execution policy (seed findings 11, 25): category defaults that block remote mutations,
  * destructive and unclassified remote operations; ordered PolicyRules (allow / deny /
- * require-approval) over a bounded, validated `tool.endpoint` glob with side-effect predicates; first
- * match wins, then the defaults. Rules and policies come only from local code (POLICY_INVALID).
+ * require-approval) over a bounded, validated `tool.endpoint` glob (tool and endpoint parts matched
+ * separately) with side-effect predicates; first match wins, then the defaults. Rules and policies come only from local code (POLICY_INVALID).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Effect } from "../runtime/model.js";
+import type { Effect, ToolSpec } from "../runtime/model.js";
 import {
   ExecutionPolicy,
   PolicyRule,
   type PolicyRuleOptions,
   type PolicySubject,
 } from "../runtime/policy.js";
+import { Registry, registerTool } from "../runtime/registry.js";
+import { SchemaRouter } from "../runtime/router.js";
 import { faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
 
 const subject = (tool: string, endpoint: string, effect: Effect = "read", remote = true): PolicySubject => ({
@@ -42,8 +44,15 @@ describe("PolicyRule globs", () => {
     ["github.repos/get", "github.repos/get", true],
     ["github.*", "github.repos/get", true],
     ["*.repos/get", "github.repos/get", true],
-    ["github.*", "github.a.b", false],
+    // Tool and endpoint are matched separately: `*` in the endpoint part covers dots too.
+    ["github.*", "github.a.b", true],
     ["github.**", "github.a.b", true],
+    ["github.a.*", "github.a.b", true],
+    ["github.a.*", "github.x.b", false],
+    ["gh.*", "ghx.purge", false],
+    ["*.purge", "gh.admin.purge", false],
+    ["*.**purge", "gh.admin.purge", true],
+    ["*.admin.purge", "gh.admin.purge", true],
     ["**", "anything.at.all", true],
     ["git*.repos/*", "github.repos/get", true],
     ["github.repos/get", "github.repos/getx", false],
@@ -53,6 +62,19 @@ describe("PolicyRule globs", () => {
     const [tool, ...rest] = route.split(".");
     const rule = new PolicyRule({ action: "deny", operation });
     expect(rule.matches(subject(tool!, rest.join(".")))).toBe(expected);
+  });
+
+  it.each([
+    // [pattern, tool, endpoint, matches]: the old joined `tool.endpoint` text was ambiguous here.
+    ["a.*", "a", "b.c", true],
+    ["a.*", "a.b", "c", false],
+    ["a.b.*", "a", "b.c", true],
+    ["a.b.*", "a.b", "c", false],
+    ["*.c", "a.b", "c", true],
+    ["a.b.c", "a", "b.c", true],
+  ] as const)("%s against tool %s, endpoint %s: %s", (operation, tool, endpoint, expected) => {
+    const rule = new PolicyRule({ action: "deny", operation });
+    expect(rule.matches(subject(tool, endpoint))).toBe(expected);
   });
 
   it("matches adversarial patterns without backtracking blow-up", () => {
@@ -186,5 +208,54 @@ describe("policy at the execution boundary", () => {
     });
     await expect(router.call(pin(router, "weather", "purge"))).rejects.toMatchObject({ code: "HTTP_STATUS" });
     expect(server.requests.map((request) => request.path)).toEqual(["/weather/cache"]);
+  });
+
+  it("denies every endpoint of a tool matched by `tool.*`, even one whose name contains dots", async () => {
+    const tool: ToolSpec = {
+      name: "gh",
+      namespace: "gh",
+      description: "t",
+      provider: "P",
+      accessMode: "local",
+      remote: false,
+      execution: { transport: "local", module: "x" },
+      endpoints: [
+        {
+          name: "admin.purge",
+          description: "d",
+          effect: "destructive",
+          parameters: [],
+          inputSchema: { type: "object", additionalProperties: false },
+          outputSchema: { type: "object" },
+          fields: [{ id: "a", path: ["a"] }],
+          execution: { kind: "local", function: "f" },
+        },
+      ],
+    };
+    const registered = registerTool({ tool, source: "gh", sourceKind: "local", defs: {} });
+    const policy = new ExecutionPolicy({
+      allowMutations: true,
+      allowDestructive: true,
+      rules: [new PolicyRule({ action: "deny", operation: "gh.*" })],
+    });
+    const router = SchemaRouter.fromRegistry(new Registry([registered]), { policy });
+    cleanups.push(() => router.close());
+    let invoked = 0;
+    router.bind("gh", {
+      invoke: async () => {
+        invoked++;
+        return { a: "purged" };
+      },
+    });
+    await expect(
+      router.call({
+        tool: "gh",
+        endpoint: "admin.purge",
+        arguments: {},
+        endpointFingerprint: registered.endpointFingerprints.get("admin.purge")!,
+        toolFingerprint: registered.fingerprint,
+      }),
+    ).rejects.toMatchObject({ code: "POLICY_DENIED", details: { reason: "denied by rule #0 (deny gh.*)" } });
+    expect(invoked).toBe(0);
   });
 });

@@ -26,6 +26,7 @@ import {
   mcpConnection,
   overlayField,
 } from "./mcp-config.js";
+import { reportUnsupportedPatterns } from "./patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "./types.js";
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -114,6 +115,7 @@ export function buildMcpSource(
   const compatibility: CompatibilityIssue[] = [];
   const endpoints: EndpointSpec[] = [];
   const digests: Record<string, string> = {};
+  const patterns = new Map<string, string | undefined>();
   const sorted = [...listed].sort(byName);
   for (const def of sorted) {
     // Every listed tool is pinned, compiled or not, so the runtime can tell "appeared since compile".
@@ -134,6 +136,10 @@ export function buildMcpSource(
       continue;
     }
     endpoints.push(built.endpoint);
+    for (const which of ["inputSchema", "outputSchema"] as const) {
+      const where = `${pointerOf(def.name)}/${which}`;
+      reportUnsupportedPatterns(def[which], where, (issue) => compatibility.push(issue), patterns);
+    }
   }
   const tool: ToolSpec = {
     name: source,

@@ -9,7 +9,7 @@ import { CallRefusedError, InvocationUnavailableError } from "../errors.js";
 import type { Executor } from "../executor.js";
 import type { ToolCall, ToolResult } from "../model.js";
 import { type AvailabilityMemory, cooldownReason } from "./availability.js";
-import { codeOf, messageOf } from "./errors.js";
+import { asSchemaRefusal, codeOf, eventMessage, prepareChecked } from "./errors.js";
 import type { PreflightedCall, PreflightedRoute } from "./fallback.js";
 import { type HookCallSnapshot, type ResolvedHooks, runHook, snapshot } from "./hooks.js";
 import { isTransient, isUnavailable, retryAfterMs } from "./retry.js";
@@ -88,7 +88,11 @@ export async function runLogicalCall(
       tool: current.prepared.call.tool,
       endpoint: current.prepared.call.endpoint,
       code: codeOf(error),
-      message: messageOf(error),
+      message: eventMessage(
+        error,
+        run.config.includePayloads,
+        `${current.prepared.call.tool}.${current.prepared.call.endpoint}`,
+      ),
       attempts: failure.attempts,
     });
     throw error;
@@ -123,7 +127,7 @@ async function runRoute(
   let prepared: PreparedCall | undefined;
   try {
     // The chain was preflighted; check again, local state may have changed since.
-    prepared = env.executor.prepare(call);
+    prepared = prepareChecked(env.executor, call);
     let route = prepared.route;
     env.availability.assertAvailable(prepared.call.tool, route);
     let waited = false;
@@ -147,11 +151,13 @@ async function runRoute(
       waited = true;
     }
     // After approval and hooks awaited, the current schema and binding are checked again.
-    if (waited) prepared = env.executor.prepare(call);
+    if (waited) prepared = prepareChecked(env.executor, call);
     route = prepared.route;
     const retry = run.config.retry;
     for (;;) {
       run.throwIfStopped(route);
+      // A backoff sleep lets trusted code replace the contract or rebind the tool meanwhile.
+      if (attempts > 0) assertCurrent(env.executor, prepared);
       env.availability.assertAvailable(prepared.call.tool, route);
       run.ledger.startAttempt(
         {
@@ -175,8 +181,14 @@ async function runRoute(
       });
       let result: ToolResult;
       try {
+        // The tool.start emit awaited (trace store, stream consumer): check again right before the invoker.
+        assertCurrent(env.executor, prepared);
         const raw = await run.bound(env.executor.invoke(prepared, run.signal), route);
-        result = env.executor.finish(prepared, raw, attempts);
+        try {
+          result = env.executor.finish(prepared, raw, attempts);
+        } catch (error) {
+          throw asSchemaRefusal(error, "output", route);
+        }
       } catch (error) {
         const stop = run.stopError(route);
         if (stop !== undefined) throw new RouteFailure(stop, attempts, false);
@@ -212,6 +224,23 @@ async function runRoute(
       error instanceof InvocationUnavailableError &&
       (error.details as { reason?: unknown }).reason === "cooldown";
     throw new RouteFailure(error, attempts, cooling);
+  }
+}
+
+/**
+ * Refuses an attempt whose prepared contract or binding is no longer the current one: the call is
+ * checked again against the current registry and bindings (STALE_FINGERPRINT, STALE_TOOL_FINGERPRINT,
+ * STALE_BINDING, BINDING_NOT_READY, UNKNOWN_TOOL …), and a tool rebound to another invoker since the
+ * call was prepared is STALE_BINDING too.
+ */
+export function assertCurrent(executor: Executor, prepared: PreparedCall): void {
+  const current = prepareChecked(executor, prepared.call);
+  if (current.binding.invoker !== prepared.binding.invoker) {
+    throw new CallRefusedError(
+      "STALE_BINDING",
+      `${prepared.route}: the tool was bound to another invoker after this call was prepared, so it is refused. Run the call again.`,
+      { route: prepared.route, reason: "rebound" },
+    );
   }
 }
 

@@ -1,7 +1,12 @@
 /**
  * Small constructors for the refusals of governed execution, so every module words them the same way.
  */
-import { type ErrorCode, SchemaRouterError } from "../errors.js";
+import type { PreparedCall } from "../checks.js";
+import { CallRefusedError, type ErrorCode, InvocationError, SchemaRouterError } from "../errors.js";
+import type { Executor } from "../executor.js";
+import type { ToolCall } from "../model.js";
+import { UnsupportedPatternError } from "../regexp.js";
+import { structuralErrorMessage } from "../traces/redact.js";
 
 /** An execution setting (RunConfig, ExecutionBudget, RetryPolicy, hooks, availability) is invalid. */
 export function configInvalid(message: string, details: Record<string, unknown> = {}): SchemaRouterError {
@@ -70,4 +75,46 @@ export function codeOf(error: unknown): string {
 export function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.length > 4096 ? `${text.slice(0, 4096)}…` : text;
+}
+
+/**
+ * The `message` of a tool.error / run.error event: the error's own message only when the run
+ * includes payloads (it can quote argument values, filter text or upstream bodies), otherwise a
+ * structural one (code, route, what the code means).
+ */
+export function eventMessage(error: unknown, includePayloads: boolean, route?: string): string {
+  return includePayloads ? messageOf(error) : structuralErrorMessage(codeOf(error), route);
+}
+
+/**
+ * A JSON Schema pattern the linear-time engine refused while a validator was compiled, raised as the
+ * refusal of the schema it belongs to (details.reason "unsupported-pattern"): INPUT_SCHEMA_VIOLATION
+ * for the arguments, OUTPUT_SCHEMA_VIOLATION (not retryable) for the raw output. Others pass through.
+ */
+export function asSchemaRefusal(error: unknown, which: "input" | "output", route: string): unknown {
+  if (!(error instanceof UnsupportedPatternError)) return error;
+  const details = { route, ...error.details };
+  if (which === "input") {
+    return new CallRefusedError(
+      "INPUT_SCHEMA_VIOLATION",
+      `${route}: the input schema cannot be enforced, so the call is refused. ${error.message}`,
+      details,
+      { cause: error },
+    );
+  }
+  return new InvocationError(
+    "OUTPUT_SCHEMA_VIOLATION",
+    `${route}: the output schema cannot be enforced, so the result is refused. ${error.message}`,
+    details,
+    { cause: error, retryable: false },
+  );
+}
+
+/** Executor.prepare, with an unsupported input-schema pattern refused as INPUT_SCHEMA_VIOLATION. */
+export function prepareChecked(executor: Executor, call: ToolCall): PreparedCall {
+  try {
+    return executor.prepare(call);
+  } catch (error) {
+    throw asSchemaRefusal(error, "input", `${String(call.tool)}.${String(call.endpoint)}`);
+  }
 }

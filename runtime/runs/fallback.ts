@@ -3,13 +3,16 @@
  * the whole chain is preflighted (schema, binding, policy through Executor.prepare) before the
  * primary runs. Each alternative keeps its own fingerprints and arguments, must be explicitly
  * read-only, and may select only counterparts of the primary's planned fields plus its own
- * identifiers. Same-provider alternatives (by the registered contract, not by the route's claim)
- * run before cross-provider ones.
+ * identifiers; counterparts are recomputed from the local FieldSpecs (the planner's rule), so a
+ * forged `fieldMap` cannot map a planned field to an unrelated one. Same-provider alternatives (by
+ * the registered contract, not by the route's claim) run before cross-provider ones.
  */
 import type { PreparedCall } from "../checks.js";
 import { CallRefusedError, type ErrorCode, SchemaRouterError } from "../errors.js";
 import type { Executor } from "../executor.js";
-import type { ToolCall } from "../model.js";
+import type { FieldSpec, ToolCall } from "../model.js";
+import { isCounterpart } from "../planner/fallbacks.js";
+import { prepareChecked } from "./errors.js";
 
 /** A precompiled read-only alternative of one planned call. The planner's FallbackRoute extends it. */
 export interface FallbackRoute extends ToolCall {
@@ -46,7 +49,7 @@ export const MAX_FALLBACKS = 8;
 
 /** Preflights a call and its whole fallback chain; throws before anything runs. */
 export function preflightCall(executor: Executor, call: GovernedCall, index: number): PreflightedCall {
-  const prepared = executor.prepare(call);
+  const prepared = prepareChecked(executor, call);
   const primary: PreflightedRoute = { call, prepared, sameProvider: true };
   const routes = call.fallbacks;
   if (routes === undefined) return { index, primary, fallbacks: [] };
@@ -70,7 +73,7 @@ export function preflightCall(executor: Executor, call: GovernedCall, index: num
   routes.forEach((alternative, position) => {
     let alt: PreparedCall;
     try {
-      alt = executor.prepare(alternative);
+      alt = prepareChecked(executor, alternative);
     } catch (error) {
       throw inFallback(error, route, position);
     }
@@ -86,6 +89,16 @@ export function preflightCall(executor: Executor, call: GovernedCall, index: num
     if (seen.has(alt.route))
       throw refused(where, "duplicate-route", "the route already appears in the chain", position);
     seen.add(alt.route);
+    const mismatch = nonCounterparts(prepared.fields, alt, alternative.fieldMap);
+    if (mismatch.length > 0) {
+      throw refused(
+        where,
+        "field-not-counterpart",
+        `${mismatch.map((pair) => `${pair.field} → ${pair.counterpart}`).join(", ")} ${mismatch.length === 1 ? "is" : "are"} not the same logical value by the local contracts (equal semantic IDs, or a shared field ID or alias, with equal units)`,
+        position,
+        { mappings: mismatch },
+      );
+    }
     const broadened = broadenedFields(need, alt, alternative.fieldMap);
     if (broadened.length > 0) {
       throw refused(
@@ -104,6 +117,35 @@ export function preflightCall(executor: Executor, call: GovernedCall, index: num
   });
   const ordered = [...fallbacks.filter((r) => r.sameProvider), ...fallbacks.filter((r) => !r.sameProvider)];
   return { index, primary, fallbacks: ordered };
+}
+
+/**
+ * The mappings from a planned field to an alternative's field that the local contracts do not show
+ * to be counterparts (the planner's `isCounterpart` rule): every `fieldMap` entry, and without a
+ * `fieldMap`, every selected non-identifier field matched by an equal ID. A caller-supplied
+ * `fieldMap` is a claim, never evidence. Keys outside the need are left to `broadenedFields`.
+ */
+function nonCounterparts(
+  need: readonly FieldSpec[],
+  alt: PreparedCall,
+  fieldMap: Readonly<Record<string, string>> | undefined,
+): { field: string; counterpart: string }[] {
+  const planned = new Map(need.map((field) => [field.id, field]));
+  const declared = new Map(alt.endpoint.fields.map((field) => [field.id, field]));
+  const pairs: [string, unknown][] =
+    fieldMap === undefined
+      ? alt.fields.filter((field) => field.identifier !== true).map((field) => [field.id, field.id])
+      : fieldMap !== null && typeof fieldMap === "object" && !Array.isArray(fieldMap)
+        ? Object.entries(fieldMap)
+        : [];
+  const out: { field: string; counterpart: string }[] = [];
+  for (const [key, value] of pairs) {
+    const from = planned.get(key);
+    if (from === undefined) continue;
+    const to = typeof value === "string" ? declared.get(value) : undefined;
+    if (to === undefined || !isCounterpart(from, to)) out.push({ field: key, counterpart: String(value) });
+  }
+  return out;
 }
 
 /**

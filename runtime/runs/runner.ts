@@ -11,7 +11,7 @@ import type { ToolCall, ToolResult } from "../model.js";
 import { type CallEnvironment, runLogicalCall } from "./call.js";
 import { type ExecutionMode, type RunConfig, resolveRunConfig } from "./config.js";
 import type { RunEventListener } from "./emitter.js";
-import { codeOf, messageOf } from "./errors.js";
+import { codeOf, eventMessage } from "./errors.js";
 import {
   type FallbackRoute,
   type GovernedCall,
@@ -77,7 +77,7 @@ export class GovernedRunner {
     } catch (error) {
       if (!run.emitter.terminal) {
         await run.emitter
-          .emit("run.error", { code: codeOf(error), message: messageOf(error) })
+          .emit("run.error", { code: codeOf(error), message: eventMessage(error, resolved.includePayloads) })
           .catch(() => undefined);
       }
       throw error;
@@ -240,7 +240,7 @@ async function emitRefusal(run: RunState, call: GovernedCall, index: number, err
     tool,
     endpoint,
     code: codeOf(error),
-    message: messageOf(error),
+    message: eventMessage(error, run.config.includePayloads, `${tool}.${endpoint}`),
     attempts: 0,
   });
 }

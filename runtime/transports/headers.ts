@@ -22,6 +22,7 @@ const SENSITIVE = new Set([
   "x-forwarded-proto",
   "x-api-key",
   "api-key",
+  "private-token",
 ]);
 
 export function isSensitiveHeader(name: string): boolean {

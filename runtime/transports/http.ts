@@ -1,7 +1,8 @@
 /**
- * HTTP transport on undici for OpenAPI tools. The base URL and trusted headers come only from local
- * configuration; endpoint paths stay inside that origin and base path; redirects are never followed;
- * responses are read as a bounded stream before decoding (seed findings 9 and 15).
+ * HTTP transport on undici for OpenAPI tools. The base URL, trusted headers and trusted query
+ * parameters (credentials) come only from local configuration; endpoint paths stay inside that
+ * origin and base path; redirects are never followed; responses are read as a bounded stream before
+ * decoding (seed findings 9 and 15).
  */
 import { type Dispatcher, request } from "undici";
 import { CallRefusedError, InvocationError, InvocationUnavailableError } from "../errors.js";
@@ -20,6 +21,14 @@ export interface HttpBindingOptions {
   readonly baseUrl: string;
   /** Trusted headers injected on every request (credentials live here, never in tool arguments). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Trusted query parameters appended to every request URL, e.g. an OpenAPI `apiKey` scheme that is
+   * `in: query` (`{ api_key: process.env.API_KEY }`). Like `headers`, they come only from local
+   * configuration: they are never tool parameters, never written to artifacts or the lockfile, and
+   * never in error messages or events. A call whose arguments would set one of these names is
+   * refused (TRANSPORT_REFUSED), so an argument can never override or duplicate a credential.
+   */
+  readonly query?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
   /** Custom undici dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
@@ -35,6 +44,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
     if (!isValidHeaderValue(value))
       throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
   }
+  const trustedQuery = trustedQueryOf(options.query ?? {});
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return {
@@ -52,7 +62,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
         );
       }
       const args = context.call.arguments;
-      const url = buildUrl(base, execution.path, endpoint, args, route);
+      const url = buildUrl(base, execution.path, endpoint, args, route, trustedQuery);
       const headers: Record<string, string> = Object.create(null) as Record<string, string>;
       headers.accept = "application/json";
       for (const parameter of endpoint.parameters) {
@@ -184,6 +194,7 @@ function buildUrl(
   endpoint: EndpointSpec,
   args: Readonly<Record<string, unknown>>,
   route: string,
+  trustedQuery: ReadonlyMap<string, string>,
 ): string {
   const byWire = new Map<string, ParameterSpec>();
   for (const parameter of endpoint.parameters) {
@@ -226,10 +237,33 @@ function buildUrl(
     const value = args[parameter.name];
     if (value === undefined) continue;
     const name = parameter.wireName ?? parameter.name;
+    if (trustedQuery.has(name)) {
+      throw new CallRefusedError(
+        "TRANSPORT_REFUSED",
+        `${route}: query parameter "${name}" can only come from trusted runtime configuration (binding query).`,
+        { route, parameter: name, reason: "trusted-query" },
+      );
+    }
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, scalar(item));
     else url.searchParams.append(name, scalar(value));
   }
+  for (const [name, value] of trustedQuery) url.searchParams.append(name, value);
   return url.toString();
+}
+
+/** Checks the binding's trusted query parameters: non-empty names, string values. */
+function trustedQueryOf(query: Readonly<Record<string, string>>): ReadonlyMap<string, string> {
+  if (query === null || typeof query !== "object" || Array.isArray(query))
+    throw new TypeError("HTTP binding: query must be an object of strings");
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(query)) {
+    if (name === "" || typeof value !== "string")
+      throw new TypeError(
+        `HTTP binding: query parameter "${name}" needs a non-empty name and a string value`,
+      );
+    out.set(name, value);
+  }
+  return out;
 }
 
 function scalar(value: unknown): string {

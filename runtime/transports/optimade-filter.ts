@@ -6,7 +6,7 @@
  */
 import type { FieldSpec, ToolSpec } from "../model.js";
 import type { Operand, PropertyRef } from "../optimade/filter-ast.js";
-import { caretFrame, FilterQueryError } from "../optimade/filter-errors.js";
+import { caretFrame, type FilterQueryDetails, FilterQueryError } from "../optimade/filter-errors.js";
 import { type FilterNode, parseFilter } from "../optimade/filter-parser.js";
 
 /** Names a filter may use for an endpoint: its declared top-level properties and the served entry types. */
@@ -26,17 +26,27 @@ export function filterableNames(tool: ToolSpec, fields: readonly FieldSpec[]): S
 
 /**
  * Parses the filter (FilterSyntaxError, code INVALID_FILTER, with a caret at the offending position)
- * and refuses undeclared unprefixed properties (FilterQueryError, code UNKNOWN_FILTER_PROPERTY).
+ * and refuses undeclared unprefixed properties (FilterQueryError, code UNKNOWN_FILTER_PROPERTY, with
+ * the caret frame also in `details.frame`).
  */
 export function checkFilterArgument(text: string, declared: ReadonlySet<string>, route: string): FilterNode {
   const node = parseFilter(text);
   for (const property of propertyRefs(node)) {
     const name = property.path[0] ?? property.name;
     if (declared.has(name) || /^_[a-z0-9]+_/.test(name)) continue;
+    // The frame quotes the filter (an argument value): it is in the message for direct callers and
+    // in details; run events carry a structural message instead unless the run includes payloads.
+    const frame = caretFrame(text, property.span.start);
+    const details: FilterQueryDetails & { readonly frame: string } = {
+      status: 400,
+      position: property.span.start,
+      property: name,
+      frame,
+    };
     throw new FilterQueryError(
       "UNKNOWN_FILTER_PROPERTY",
-      `${route}: the filter names "${name}", which this endpoint does not declare. Use one of ${[...declared].sort().join(", ")}, or a provider-prefixed property (_prefix_name).\n${caretFrame(text, property.span.start)}`,
-      { status: 400, position: property.span.start, property: name },
+      `${route}: the filter names "${name}", which this endpoint does not declare. Use one of ${[...declared].sort().join(", ")}, or a provider-prefixed property (_prefix_name).\n${frame}`,
+      details,
     );
   }
   return node;

@@ -10,10 +10,12 @@ import { sanitizeLocation } from "../../../runtime/url.js";
 import type { OpenApiSourceConfig } from "../../config.js";
 import { SourceError } from "../../errors.js";
 import { sortIssues } from "../compatibility.js";
+import { reportUnsupportedPatterns } from "../patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 import { loadOpenApiDocument } from "./document.js";
 import { buildEndpoint, METHODS } from "./operation-object.js";
 import { SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+import { apiKeySchemes } from "./security-scheme-object.js";
 
 type Node = Record<string, unknown>;
 
@@ -46,6 +48,7 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     const converter = new SchemaConverter(lookup, loaded.version, report);
     const endpoints = compileOperations(doc, converter, report);
     reportDocumentLevel(doc, report);
+    reportUnsupportedPatterns(doc, "", report);
     for (const def of converter.recursiveDefinitions()) {
       report({
         pointer: converter.pointerOf(def) ?? `/$defs/${encodePointerToken(def)}`,
@@ -94,6 +97,7 @@ function compileOperations(
 ): EndpointSpec[] {
   const endpoints: EndpointSpec[] = [];
   const names = new Set<string>();
+  const credentials = apiKeySchemes(doc, converter, report);
   const paths = (doc.paths ?? {}) as Node;
   const items: [string, Node][] = [];
   for (const [path, rawItem] of Object.entries(paths)) {
@@ -141,7 +145,7 @@ function compileOperations(
       try {
         endpoints.push(
           buildEndpoint(
-            { name, path, method, pathItem, operation, globalSecurity: doc.security },
+            { name, path, method, pathItem, operation, globalSecurity: doc.security, credentials },
             converter,
             report,
           ),

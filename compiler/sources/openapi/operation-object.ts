@@ -15,6 +15,7 @@ import type {
 } from "../../../runtime/model.js";
 import { buildInput, isJsonMediaType } from "./parameter-object.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";
 
 type Node = Record<string, unknown>;
 
@@ -48,6 +49,8 @@ export interface OperationInput {
   readonly pathItem: Node;
   readonly operation: Node;
   readonly globalSecurity: unknown;
+  /** The document's apiKey security schemes: their credential names are never tool parameters. */
+  readonly credentials?: readonly ApiKeyScheme[];
 }
 
 export function buildEndpoint(
@@ -66,7 +69,15 @@ export function buildEndpoint(
       message: "callbacks are not compiled; the operation itself is.",
     });
   }
-  const contract = buildInput(input.pathItem, operation, pointer, pathItemPointer, converter, report);
+  const contract = buildInput(
+    input.pathItem,
+    operation,
+    pointer,
+    pathItemPointer,
+    converter,
+    report,
+    input.credentials ?? [],
+  );
   const pathParameters = new Set(
     contract.parameters.filter((p) => p.location === "path").map((p) => p.wireName ?? p.name),
   );
@@ -91,6 +102,7 @@ export function buildEndpoint(
     });
   }
   const security = securityOf(operation.security ?? input.globalSecurity);
+  reportCookieCredentials(security, input.credentials ?? [], report);
   const description = [operation.summary, operation.description]
     .filter((part) => typeof part === "string" && part !== "")
     .join("\n\n");

@@ -1,7 +1,8 @@
 /**
  * Parameter Objects and Request Body Objects → ParameterSpecs plus the endpoint input schema.
  * Spec: OpenAPI 3.1.0 §4.8.12 (Parameter Object; "in": path, query, header, cookie) and §4.8.13
- * (Request Body Object). JSON object bodies are flattened into `body` parameters.
+ * (Request Body Object). JSON object bodies are flattened into `body` parameters. Parameters that
+ * carry an apiKey security scheme's credential (§4.8.27) are left out and reported.
  */
 
 import { encodePointerToken } from "../../../runtime/fingerprint.js";
@@ -13,6 +14,7 @@ import type {
 } from "../../../runtime/model.js";
 import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
+import { type ApiKeyScheme, credentialParameterIssue, credentialSchemeOf } from "./security-scheme-object.js";
 
 type Node = Record<string, unknown>;
 
@@ -32,6 +34,7 @@ export function buildInput(
   pathItemPointer: string,
   converter: SchemaConverter,
   report: (issue: CompatibilityIssue) => void,
+  credentials: readonly ApiKeyScheme[] = [],
 ): InputContract {
   const merged = new Map<string, { param: Node; pointer: string }>();
   const collect = (list: unknown, base: string) => {
@@ -56,6 +59,12 @@ export function buildInput(
     const location = param.in as string;
     const wire = param.name as string;
     const required = location === "path" ? true : param.required === true;
+    // A parameter carrying an apiKey scheme's credential is never model-visible (seed finding 7).
+    const credential = credentialSchemeOf(credentials, location, wire);
+    if (credential !== undefined) {
+      report(credentialParameterIssue(credential, where));
+      continue;
+    }
     if (location === "cookie") {
       const issue: CompatibilityIssue = {
         pointer: where,

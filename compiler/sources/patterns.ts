@@ -1,0 +1,89 @@
+/**
+ * Compile-time report of schema `pattern` / `patternProperties` regular expressions the runtime's
+ * linear-time engine (runtime/regexp.ts) cannot run: the runtime refuses validators that use them
+ * (INPUT_SCHEMA_VIOLATION / OUTPUT_SCHEMA_VIOLATION, reason "unsupported-pattern"), and the
+ * compatibility report says so where the pattern is written (construct "unsupported-pattern").
+ */
+import { encodePointerToken } from "../../runtime/fingerprint.js";
+import type { CompatibilityIssue } from "../../runtime/model.js";
+import { patternProblem } from "../../runtime/regexp.js";
+
+/** Keys whose values are instance data, not schemas: a `pattern` key below them is not a keyword. */
+const DATA_KEYS = new Set(["const", "default", "enum", "example", "examples"]);
+/** Keys whose values map names to schemas or spec objects: every member is walked, whatever its name. */
+const MAP_KEYS = new Set([
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
+  "schemas",
+  "responses",
+  "content",
+  "headers",
+  "requestBodies",
+  "parameters",
+  "paths",
+  "callbacks",
+  "webhooks",
+  "pathItems",
+]);
+const MAX_DEPTH = 256;
+
+/**
+ * Walks `value` (a schema, or a document holding schemas) and reports every unsupported pattern at
+ * its JSON pointer below `pointer`. `problems` caches verdicts across calls (patterns repeat).
+ */
+export function reportUnsupportedPatterns(
+  value: unknown,
+  pointer: string,
+  report: (issue: CompatibilityIssue) => void,
+  problems: Map<string, string | undefined> = new Map(),
+): void {
+  const verdict = (pattern: string): string | undefined => {
+    if (!problems.has(pattern)) problems.set(pattern, patternProblem(pattern));
+    return problems.get(pattern);
+  };
+  const issue = (at: string, pattern: string, problem: string): CompatibilityIssue => ({
+    pointer: at,
+    construct: "unsupported-pattern",
+    level: "unsupported",
+    message: `pattern ${JSON.stringify(pattern)} cannot run on the linear-time regex engine (${problem}); calls whose arguments or output are validated against it are refused.`,
+  });
+  const seen = new Set<object>();
+  const visit = (node: unknown, at: string, depth: number, map: boolean): void => {
+    if (node === null || typeof node !== "object" || depth > MAX_DEPTH || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) visit(item, `${at}/${index}`, depth + 1, false);
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const where = `${at}/${encodePointerToken(key)}`;
+      if (map) {
+        visit(child, where, depth + 1, false);
+        continue;
+      }
+      if (DATA_KEYS.has(key)) continue;
+      if (key === "pattern" && typeof child === "string") {
+        const problem = verdict(child);
+        if (problem !== undefined) report(issue(where, child, problem));
+        continue;
+      }
+      if (
+        key === "patternProperties" &&
+        child !== null &&
+        typeof child === "object" &&
+        !Array.isArray(child)
+      ) {
+        for (const pattern of Object.keys(child)) {
+          const problem = verdict(pattern);
+          if (problem !== undefined)
+            report(issue(`${where}/${encodePointerToken(pattern)}`, pattern, problem));
+        }
+      }
+      visit(child, where, depth + 1, MAP_KEYS.has(key));
+    }
+  };
+  visit(value, pointer, 0, false);
+}
