@@ -1,6 +1,9 @@
 /**
  * `schemarouter compile`: resolve every configured source, apply trusted overlays, fingerprint, and
  * emit artifacts, the lockfile and typed bindings. The core returns data; `writeOutputs` does the I/O.
+ * A plain write compile is incremental: a local OpenAPI source whose document, config entry, lock
+ * entry, artifact and bindings all match what compiling it again would produce is reused as it is
+ * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
  */
 import { join, relative } from "node:path";
 import { DefinitionSet } from "../runtime/fingerprint.js";
@@ -9,12 +12,13 @@ import type { SourceKind, ToolSpec } from "../runtime/model.js";
 import { type RegisteredTool, registerTool } from "../runtime/registry.js";
 import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config.js";
 import { applyOverlays } from "./contracts.js";
-import { buildArtifact, serializeArtifact } from "./emit/artifact.js";
+import { emitArtifact } from "./emit/artifact.js";
 import { emitBindings } from "./emit/bindings.js";
+import { readPreviousLock, readPreviousState, reuseSource } from "./emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "./emit/lockfile.js";
+import { readTemplateText } from "./emit/template.js";
 import { CompileError } from "./errors.js";
-import { type DriftResult, diffLockStates, type LockState, readLockState } from "./lock-state.js";
-import { ADAPTERS } from "./sources/index.js";
+import { type DriftResult, diffLockStates } from "./lock-state.js";
 import type { SourceContext, SourceResult } from "./sources/types.js";
 import { type SourceSummary, summarizeLockChanges } from "./summary.js";
 import { type OutputFile, type WriteResult, writeOutputs } from "./write.js";
@@ -26,8 +30,18 @@ export interface CompileOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Refuse to change the lockfile at all (CI): fails with LOCK_FROZEN when it would change. */
   readonly frozen?: boolean;
+  /**
+   * Reuse sources whose outputs on disk are current (default: true in write mode without `frozen`).
+   * `false` compiles every source from its document.
+   */
+  readonly incremental?: boolean;
   /** Called when a source starts and ends (progress lines). */
-  readonly onProgress?: (event: { source: string; phase: "start" | "end"; ms?: number }) => void;
+  readonly onProgress?: (event: {
+    source: string;
+    phase: "start" | "end";
+    ms?: number;
+    reused?: boolean;
+  }) => void;
 }
 
 export interface CompileResult {
@@ -41,44 +55,82 @@ export interface CompileResult {
   readonly changes: DriftResult | undefined;
   readonly sources: readonly CompiledSource[];
   readonly notes: readonly string[];
+  /** Sources reused from disk without being resolved again (incremental compile). */
+  readonly reused: readonly string[];
 }
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
   const config = await loadConfig(options.config);
+  const mode = options.mode ?? "write";
+  const incremental = options.incremental ?? (mode === "write" && options.frozen !== true);
   const context: SourceContext = {
     cwd: config.dir,
     env: options.env ?? process.env,
     allowInsecureHttp: config.allowInsecureHttp,
   };
+  const previousLock = readPreviousLock(config.lockfile);
+  const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;
   const compiled: CompiledSource[] = [];
+  const verified = new Map<string, readonly OutputFile[]>();
   const notes: string[] = [];
   for (const [name, sourceConfig] of Object.entries(config.sources).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   )) {
     const started = performance.now();
     options.onProgress?.({ source: name, phase: "start" });
-    const result = await resolveSource(name, sourceConfig, context);
-    notes.push(...(result.notes ?? []).map((note) => `${name}: ${note}`));
-    compiled.push(compileSource(name, sourceConfig.kind, result, config));
-    options.onProgress?.({ source: name, phase: "end", ms: performance.now() - started });
+    const hit =
+      template === undefined
+        ? undefined
+        : await reuseSource(
+            name,
+            sourceConfig,
+            previousLock,
+            config,
+            template,
+            artifactPathOf(name, config),
+            register,
+          );
+    if (hit !== undefined) {
+      compiled.push(hit.source);
+      verified.set(name, hit.bindings);
+    } else {
+      const result = await resolveSource(name, sourceConfig, context);
+      notes.push(...(result.notes ?? []).map((note) => `${name}: ${note}`));
+      compiled.push(compileSource(name, sourceConfig.kind, result, config));
+    }
+    options.onProgress?.({
+      source: name,
+      phase: "end",
+      ms: performance.now() - started,
+      reused: hit !== undefined,
+    });
   }
   const lock = buildLockfile(compiled);
   const files: OutputFile[] = [
-    ...compiled.map((source) => ({
-      path: join(config.outDir, "artifacts", `${source.name}.json`),
-      contents: source.artifactText,
-    })),
+    ...compiled.map(
+      (source) =>
+        source.artifactFile ?? {
+          path: join(config.outDir, "artifacts", `${source.name}.json`),
+          contents: source.artifactText,
+        },
+    ),
     { path: config.lockfile, contents: serializeLockfile(lock) },
-    ...(await emitBindings(compiled, config)),
+    ...(await emitBindings(compiled, config, lock, verified)),
   ];
-  const previous = readPreviousState(config.lockfile);
+  const previous =
+    previousLock === undefined
+      ? undefined
+      : readPreviousState(config.lockfile, previousLock, lock, new Set(verified.keys()));
   const changes =
     previous === undefined
       ? undefined
-      : diffLockStates(previous, { lock, artifacts: compiled.map((source) => source.artifact) });
+      : diffLockStates(previous.state, {
+          lock,
+          artifacts: compiled.filter((s) => !previous.same.has(s.name)).map((s) => s.artifact),
+        });
   if (
     options.frozen === true &&
-    (previous === undefined || serializeLockfile(previous.lock) !== serializeLockfile(lock))
+    (previous === undefined || serializeLockfile(previous.state.lock) !== serializeLockfile(lock))
   ) {
     throw new CompileError(
       "LOCK_FROZEN",
@@ -86,10 +138,20 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       { lockfile: config.lockfile, category: changes?.report.category },
     );
   }
-  const write = await writeOutputs(files, options.mode ?? "write");
-  const previousLock = previous?.lock;
-  const summaries = summarizeLockChanges(previousLock, lock);
-  return { config, lock, previousLock, files, write, summaries, changes, sources: compiled, notes };
+  const write = await writeOutputs(files, mode);
+  const summaries = summarizeLockChanges(previous?.state.lock, lock);
+  return {
+    config,
+    lock,
+    previousLock: previous?.state.lock,
+    files,
+    write,
+    summaries,
+    changes,
+    sources: compiled,
+    notes,
+    reused: [...verified.keys()],
+  };
 }
 
 export async function resolveSource(
@@ -97,6 +159,8 @@ export async function resolveSource(
   config: SourceConfig,
   context: SourceContext,
 ): Promise<SourceResult> {
+  // Imported here, not at the top: a compile that reuses every source never loads an adapter.
+  const { ADAPTERS } = await import("./sources/index.js");
   const adapter = ADAPTERS[config.kind] as {
     resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
   };
@@ -111,10 +175,24 @@ export function compileSource(
   result: SourceResult,
   config: ResolvedConfig,
 ): CompiledSource {
-  const artifact = buildArtifact(name, kind, result);
-  const artifactText = serializeArtifact(artifact);
-  const defs = new DefinitionSet(artifact.$defs);
-  const tools: RegisteredTool[] = artifact.tools.map((tool: ToolSpec) =>
+  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result);
+  return {
+    name,
+    artifact,
+    artifactText,
+    artifactPath: artifactPathOf(name, config),
+    tools: register(name, kind, artifact, defs),
+  };
+}
+
+/** Registers (fingerprints) every tool of an artifact. */
+export function register(
+  name: string,
+  kind: SourceKind,
+  artifact: CompiledSource["artifact"],
+  defs: DefinitionSet = new DefinitionSet(artifact.$defs),
+): RegisteredTool[] {
+  return artifact.tools.map((tool: ToolSpec) =>
     registerTool({
       tool,
       source: name,
@@ -123,17 +201,11 @@ export function compileSource(
       remoteDigests: artifact.remoteDigests[tool.name] ?? {},
     }),
   );
-  const artifactPath = relative(join(config.lockfile, ".."), join(config.outDir, "artifacts", `${name}.json`))
-    .split("\\")
-    .join("/");
-  return { name, artifact, artifactText, artifactPath, tools };
 }
 
-/** The lockfile and artifacts on disk before this compile; undefined when absent or unreadable. */
-function readPreviousState(path: string): LockState | undefined {
-  try {
-    return readLockState(path);
-  } catch {
-    return undefined;
-  }
+/** The artifact path relative to the lockfile's directory, with `/` separators. */
+function artifactPathOf(name: string, config: ResolvedConfig): string {
+  return relative(join(config.lockfile, ".."), join(config.outDir, "artifacts", `${name}.json`))
+    .split("\\")
+    .join("/");
 }

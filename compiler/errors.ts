@@ -19,6 +19,7 @@ export const COMPILER_ERROR_CODES = {
   OVERLAY_INVALID: "A trusted overlay does not fit the imported contract.",
   LOCAL_MODULE_INVALID: "A local tool module could not be loaded or has no tool definition.",
   LOCK_FROZEN: "`compile --frozen` would have changed the lockfile.",
+  TEMPLATE_INVALID: "templates/source-client.ts is missing or malformed.",
 } as const;
 
 export type CompilerErrorCode = keyof typeof COMPILER_ERROR_CODES;

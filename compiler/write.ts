@@ -8,6 +8,21 @@ import { dirname } from "node:path";
 export interface OutputFile {
   readonly path: string;
   readonly contents: string;
+  /** The contents were read from `path` and verified during this compile: nothing to compare or write. */
+  readonly unchanged?: boolean;
+}
+
+/** An output that is the file on disk as just read (`bytes`); decoded only if someone reads it. */
+export function fileOnDisk(path: string, bytes: Uint8Array): OutputFile {
+  let text: string | undefined;
+  return {
+    path,
+    unchanged: true,
+    get contents() {
+      text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+      return text;
+    },
+  };
 }
 
 export interface WriteResult {
@@ -22,6 +37,10 @@ export async function writeOutputs(
 ): Promise<WriteResult> {
   const result: WriteResult = { written: [], unchanged: [], stale: [] };
   for (const file of files) {
+    if (file.unchanged === true) {
+      result.unchanged.push(file.path);
+      continue;
+    }
     const current = await readFile(file.path, "utf8").catch(() => undefined);
     if (current === file.contents) {
       result.unchanged.push(file.path);

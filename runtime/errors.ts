@@ -41,7 +41,8 @@ export const ERROR_CODES = {
   OUTPUT_SCHEMA_VIOLATION: "The raw output does not satisfy the endpoint output schema.",
   UNIT_NORMALIZATION_FAILED: "A declared unit normalization could not be applied.",
   TOOL_ERROR: "The tool reported an application error.",
-  UNSUPPORTED_PATTERN: "A schema pattern cannot run in linear time (backreference, lookaround) and is refused.",
+  UNSUPPORTED_PATTERN:
+    "A schema pattern cannot run in linear time (backreference, lookaround) and is refused.",
   // OPTIMADE filters (checked locally before any request)
   INVALID_FILTER: "An OPTIMADE filter does not follow the grammar.",
   INVALID_FILTER_VALUE: "An OPTIMADE filter compares a timestamp with a string that is not RFC 3339.",

@@ -10,57 +10,104 @@
 import { createHash } from "node:crypto";
 import type { EndpointSpec, JsonSchema, ToolSpec } from "./model.js";
 
-/** RFC 8785 canonical serialization. Throws on values JSON cannot represent. */
+/**
+ * RFC 8785 canonical serialization. Throws on values JSON cannot represent.
+ *
+ * Fast path: a value whose objects are all plain with keys already in code-unit order (every artifact
+ * read back from disk, since it was written canonically) serializes exactly as `JSON.stringify`, so the
+ * native serializer is used for it, whole or per subtree; everything else goes through the writer.
+ */
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, parts);
-  return parts.join("");
+  return value !== undefined && isCanonicalOrder(value) ? JSON.stringify(value) : write(value);
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null) {
-    out.push("null");
-    return;
+/**
+ * True when `JSON.stringify(value)` is already the canonical form: plain objects with own keys in
+ * ascending code-unit order, dense arrays, finite numbers, strings, booleans and null only.
+ * Own keys are checked before children, so an unordered object fails without walking its subtree.
+ */
+function isCanonicalOrder(value: unknown): boolean {
+  if (typeof value !== "object") {
+    return (
+      typeof value === "string" ||
+      typeof value === "boolean" ||
+      (typeof value === "number" && Number.isFinite(value))
+    );
   }
+  if (value === null) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (item === undefined) {
+        if (!(index in value)) return false;
+      } else if (typeof item !== "string" && !isCanonicalOrder(item)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Record<string, unknown>;
+  // `for…in` also sees inherited enumerable keys; any such key only makes this return false.
+  let previous: string | undefined;
+  for (const key in record) {
+    if (previous !== undefined && !(previous < key)) return false;
+    previous = key;
+  }
+  for (const key in record) {
+    const child = record[key];
+    if (child !== undefined && typeof child !== "string" && !isCanonicalOrder(child)) return false;
+  }
+  return true;
+}
+
+function write(value: unknown): string {
+  if (value === null) return "null";
   switch (typeof value) {
     case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
     case "number":
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: non-finite number ${value}`);
       // ECMAScript Number-to-String is exactly the RFC 8785 number serialization.
-      out.push(Object.is(value, -0) ? "0" : String(value));
-      return;
+      return Object.is(value, -0) ? "0" : String(value);
     case "string":
-      out.push(JSON.stringify(value));
-      return;
-    case "object": {
-      if (Array.isArray(value)) {
-        out.push("[");
-        value.forEach((item, index) => {
-          if (index > 0) out.push(",");
-          write(item === undefined ? null : item, out);
-        });
-        out.push("]");
-        return;
-      }
-      const record = value as Record<string, unknown>;
-      // Default string ordering compares UTF-16 code units, as RFC 8785 requires.
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort();
-      out.push("{");
-      keys.forEach((key, index) => {
-        if (index > 0) out.push(",");
-        out.push(JSON.stringify(key), ":");
-        write(record[key], out);
-      });
-      out.push("}");
-      return;
-    }
+      return JSON.stringify(value);
+    case "object":
+      return Array.isArray(value) ? writeArray(value) : writeRecord(value as Record<string, unknown>);
     default:
       throw new TypeError(`canonicalJson: cannot serialize a ${typeof value}`);
   }
+}
+
+function writeChild(value: unknown): string {
+  return value !== null && typeof value === "object" && isCanonicalOrder(value)
+    ? JSON.stringify(value)
+    : write(value);
+}
+
+function writeArray(value: readonly unknown[]): string {
+  let out = "[";
+  for (let index = 0; index < value.length; index++) {
+    // Holes are skipped (as Array.prototype.forEach does); `undefined` items are written as null.
+    if (!(index in value)) continue;
+    if (index > 0) out += ",";
+    const item = value[index];
+    out += writeChild(item === undefined ? null : item);
+  }
+  return `${out}]`;
+}
+
+function writeRecord(record: Record<string, unknown>): string {
+  const keys: string[] = [];
+  for (const key of Object.keys(record)) if (record[key] !== undefined) keys.push(key);
+  // Default string ordering compares UTF-16 code units, as RFC 8785 requires.
+  keys.sort();
+  let out = "{";
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (index > 0) out += ",";
+    out += `${JSON.stringify(key)}:${writeChild(record[key])}`;
+  }
+  return `${out}}`;
 }
 
 export function sha256(text: string | Uint8Array): string {
@@ -76,12 +123,14 @@ const DEF_PREFIX = "#/$defs/";
 /** Names of `$defs` entries referenced directly by a schema (not transitively). */
 export function directDefRefs(schema: unknown, into: Set<string> = new Set()): Set<string> {
   if (Array.isArray(schema)) {
-    for (const item of schema) directDefRefs(item, into);
+    for (const item of schema) if (item !== null && typeof item === "object") directDefRefs(item, into);
   } else if (schema !== null && typeof schema === "object") {
-    for (const [key, child] of Object.entries(schema)) {
+    const record = schema as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
       if (key === "$ref" && typeof child === "string" && child.startsWith(DEF_PREFIX)) {
         into.add(decodePointerToken(child.slice(DEF_PREFIX.length)));
-      } else {
+      } else if (child !== null && typeof child === "object") {
         directDefRefs(child, into);
       }
     }
@@ -97,6 +146,14 @@ export function encodePointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** Serializations already made of an artifact's definitions and endpoints. */
+export interface KnownCanonical {
+  /** `digestJson` of each shared definition, by name. */
+  readonly digests?: ReadonlyMap<string, string>;
+  /** Canonical JSON of each endpoint's contract (the endpoint without `metadata`), by endpoint. */
+  readonly contracts?: WeakMap<object, string>;
+}
+
 /**
  * Shared definitions of one artifact, with memoized per-definition digests and reference closures,
  * so fingerprinting hundreds of endpoints that share definitions stays linear.
@@ -105,9 +162,21 @@ export class DefinitionSet {
   readonly defs: Readonly<Record<string, JsonSchema>>;
   private readonly digests = new Map<string, string>();
   private readonly direct = new Map<string, Set<string>>();
+  private readonly contracts: WeakMap<object, string> | undefined;
 
-  constructor(defs: Readonly<Record<string, JsonSchema>>) {
+  /**
+   * `known`: canonical serializations a caller already made (the compiler, while writing the
+   * artifact), so fingerprinting does not serialize the same definitions and endpoints again.
+   */
+  constructor(defs: Readonly<Record<string, JsonSchema>>, known: KnownCanonical = {}) {
     this.defs = defs;
+    for (const [name, digest] of known.digests ?? []) this.digests.set(name, digest);
+    this.contracts = known.contracts;
+  }
+
+  /** Canonical JSON of `contract`, the contract of `endpoint` (known, or serialized now). */
+  contractText(endpoint: EndpointSpec, contract: Omit<EndpointSpec, "metadata">): string {
+    return this.contracts?.get(endpoint) ?? canonicalJson(contract);
   }
 
   digestOf(name: string): string {
@@ -157,10 +226,13 @@ export function endpointContract(endpoint: EndpointSpec): Omit<EndpointSpec, "me
 
 export function endpointFingerprint(endpoint: EndpointSpec, defs: DefinitionSet = EMPTY_DEFS): string {
   const contract = endpointContract(endpoint);
+  // digestJson({ endpoint: contract, $defs: { [name]: digest } }), assembled from its parts: the
+  // closure is sorted in code-unit order, and "$defs" sorts before "endpoint".
   const used = defs.closure([contract]);
-  const $defs: Record<string, string> = {};
-  for (const name of used) $defs[name] = defs.digestOf(name);
-  return digestJson({ endpoint: contract, $defs });
+  let map = "";
+  for (const name of used)
+    map += `${map === "" ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(defs.digestOf(name))}`;
+  return sha256(`{"$defs":{${map}},"endpoint":${defs.contractText(endpoint, contract)}}`);
 }
 
 export function toolFingerprint(tool: ToolSpec, endpointFingerprints: readonly string[]): string {

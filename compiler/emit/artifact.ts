@@ -1,20 +1,96 @@
 /**
  * Emits one capability artifact per source: canonical JSON (RFC 8785) with a trailing newline, so
- * identical inputs give byte-identical files.
+ * identical inputs give byte-identical files. Every definition and endpoint member is canonicalized
+ * once and the text is assembled from those parts: the self-digest, the file, and the definition
+ * digests and endpoint contracts that fingerprinting needs all share one serialization.
  */
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_FORMAT_VERSION,
   type Artifact,
   type ArtifactBody,
-  artifactDigest,
 } from "../../runtime/artifact.js";
-import { canonicalJson } from "../../runtime/fingerprint.js";
+import { canonicalJson, DefinitionSet, sha256 } from "../../runtime/fingerprint.js";
 import type { SourceKind } from "../../runtime/model.js";
 import type { SourceResult } from "../sources/types.js";
 import { COMPILER_VERSION } from "../version.js";
 
-export function buildArtifact(name: string, kind: SourceKind, result: SourceResult): Artifact {
+export interface EmittedArtifact {
+  readonly artifact: Artifact;
+  /** The artifact file's contents (canonical JSON and a newline). */
+  readonly text: string;
+  /** The artifact's definitions, with the digests and contract texts already computed. */
+  readonly defs: DefinitionSet;
+}
+
+type Record_ = Record<string, unknown>;
+
+// Every value below comes from the JSON round trip in plainBody: plain data, no undefined members.
+
+export function emitArtifact(name: string, kind: SourceKind, result: SourceResult): EmittedArtifact {
+  const plain = plainBody(name, kind, result);
+  const digests = new Map<string, string>();
+  const contracts = new WeakMap<object, string>();
+  const members = new Map<string, string>();
+  for (const [key, value] of Object.entries(plain as unknown as Record_)) {
+    if (value === undefined) continue;
+    if (key === "$defs") members.set(key, definitionsText(value as Record_, digests));
+    else if (key === "tools" && Array.isArray(value))
+      members.set(key, `[${value.map((tool) => toolText(tool, contracts)).join(",")}]`);
+    else members.set(key, canonicalJson(value));
+  }
+  const digest = sha256(objectText(members));
+  members.set("digest", JSON.stringify(digest));
+  const artifact: Artifact = { ...plain, digest };
+  return {
+    artifact,
+    text: `${objectText(members)}\n`,
+    defs: new DefinitionSet(artifact.$defs, { digests, contracts }),
+  };
+}
+
+function definitionsText(defs: Record_, digests: Map<string, string>): string {
+  const members = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    const text = canonicalJson(def);
+    digests.set(name, sha256(text));
+    members.set(name, text);
+  }
+  return objectText(members);
+}
+
+function toolText(tool: unknown, contracts: WeakMap<object, string>): string {
+  const record = tool as Record_;
+  if (record === null || typeof record !== "object" || !Array.isArray(record.endpoints))
+    return canonicalJson(tool);
+  const members = new Map<string, string>();
+  for (const [key, value] of Object.entries(record)) {
+    members.set(
+      key,
+      key === "endpoints"
+        ? `[${(value as unknown[]).map((e) => endpointText(e, contracts)).join(",")}]`
+        : canonicalJson(value),
+    );
+  }
+  return objectText(members);
+}
+
+/** The endpoint's canonical text; its contract (everything but `metadata`) is recorded on the way. */
+function endpointText(endpoint: unknown, contracts: WeakMap<object, string>): string {
+  if (endpoint === null || typeof endpoint !== "object" || Array.isArray(endpoint))
+    return canonicalJson(endpoint);
+  const members = new Map<string, string>();
+  for (const [key, value] of Object.entries(endpoint as Record_)) members.set(key, canonicalJson(value));
+  const metadata = members.get("metadata");
+  members.delete("metadata");
+  const contract = objectText(members);
+  contracts.set(endpoint, contract);
+  if (metadata === undefined) return contract;
+  members.set("metadata", metadata);
+  return objectText(members);
+}
+
+function plainBody(name: string, kind: SourceKind, result: SourceResult): ArtifactBody {
   const body: ArtifactBody = {
     format: ARTIFACT_FORMAT,
     formatVersion: ARTIFACT_FORMAT_VERSION,
@@ -26,10 +102,11 @@ export function buildArtifact(name: string, kind: SourceKind, result: SourceResu
     compatibility: result.compatibility,
   };
   // Round-trip through JSON so the artifact holds exactly what a reader will parse.
-  const plain = JSON.parse(JSON.stringify(body)) as ArtifactBody;
-  return { ...plain, digest: artifactDigest(plain) };
+  return JSON.parse(JSON.stringify(body)) as ArtifactBody;
 }
 
-export function serializeArtifact(artifact: Artifact): string {
-  return `${canonicalJson(artifact)}\n`;
+/** Canonical text of an object from its members' canonical texts (keys in code-unit order). */
+function objectText(members: ReadonlyMap<string, string>): string {
+  const keys = [...members.keys()].sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${members.get(key)}`).join(",")}}`;
 }

@@ -12,6 +12,7 @@ import {
   type Lockfile,
 } from "../../runtime/lockfile.js";
 import type { RegisteredTool } from "../../runtime/registry.js";
+import type { OutputFile } from "../write.js";
 
 export interface CompiledSource {
   readonly name: string;
@@ -20,11 +21,19 @@ export interface CompiledSource {
   /** Artifact path relative to the lockfile directory, with `/` separators. */
   readonly artifactPath: string;
   readonly tools: readonly RegisteredTool[];
+  /** The lock entry, when it is already known (a source reused from the previous compile). */
+  readonly lockEntry?: LockedSource;
+  /** The artifact file as it is on disk, when it was reused from the previous compile. */
+  readonly artifactFile?: OutputFile;
 }
 
 export function buildLockfile(sources: readonly CompiledSource[]): Lockfile {
   const out: Record<string, LockedSource> = {};
   for (const source of sources) {
+    if (source.lockEntry !== undefined) {
+      out[source.name] = source.lockEntry;
+      continue;
+    }
     const tools: Record<string, LockedTool> = {};
     for (const registered of source.tools) {
       const endpoints: Record<string, LockedTool["endpoints"][string]> = {};

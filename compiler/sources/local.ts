@@ -6,7 +6,6 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ts } from "ts-morph";
 import { digestJson, sha256 } from "../../runtime/fingerprint.js";
 import { isLocalToolDefinition, localToolSpec } from "../../runtime/transports/local.js";
 import type { LocalSourceConfig } from "../config.js";
@@ -52,6 +51,8 @@ export const localAdapter: SourceAdapter<LocalSourceConfig> = {
 
 async function importModule(source: string, path: string, text: string): Promise<Record<string, unknown>> {
   if (!/\.(c|m)?tsx?$/.test(path)) return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  // TypeScript (bundled by ts-morph) is loaded only when a .ts tool module is compiled.
+  const { ts } = await import("ts-morph");
   const output = ts.transpileModule(text, {
     compilerOptions: {
       module: ts.ModuleKind.ESNext,

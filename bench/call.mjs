@@ -1,0 +1,144 @@
+/**
+ * Benchmark 5: per-call overhead. The full governed call (`router.call` through the generated-binding
+ * path: pins, input validation, policy, budget, HTTP over loopback with undici, output validation,
+ * projection) against a raw undici `request` + `body.json()` to the same local node:http server
+ * returning the same JSON. Throughput at concurrency 1 and 32, latency percentiles at concurrency 1,
+ * for a 2 KB record and a 1 MB list. Client and server are separate processes.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { FIXTURE_DOCUMENT, ITEM_FIELDS, LIST_FIELDS } from "./lib/call-fixture.mjs";
+import { runNode, TMP } from "./lib/child.mjs";
+import { BIN, REPO, RUNTIME } from "./lib/paths.mjs";
+import { percentile, ratio, summarize } from "./lib/stats.mjs";
+
+const DIR = join(TMP, "call");
+const SERVER = fileURLToPath(new URL("./lib/json-server.mjs", import.meta.url));
+
+async function compileFixture() {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  writeFileSync(join(DIR, "openapi.json"), JSON.stringify(FIXTURE_DOCUMENT));
+  writeFileSync(
+    join(DIR, "schemarouter.config.json"),
+    JSON.stringify({
+      outDir: "generated",
+      sources: { bench: { kind: "openapi", location: "openapi.json" } },
+    }),
+  );
+  await runNode(BIN, ["compile"], { cwd: DIR });
+}
+
+function startServer() {
+  const child = spawn(process.execPath, [SERVER], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.stdout.setEncoding("utf8").once("data", (line) => {
+      const info = JSON.parse(line);
+      resolve({ ...info, close: () => new Promise((done) => child.on("exit", done).stdin.end()) });
+    });
+  });
+}
+
+/** Runs `total` calls of `fn` with `concurrency` workers; returns calls per second. */
+async function throughput(fn, total, concurrency) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) await fn();
+    }),
+  );
+  return (total / (performance.now() - started)) * 1000;
+}
+
+/** Per-call latencies (µs) of `count` sequential calls. */
+async function latencies(fn, count) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await fn();
+    out.push((performance.now() - started) * 1000);
+  }
+  return out;
+}
+
+async function alternate(rounds, pair, measure) {
+  const samples = { ours: [], raw: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? ["raw", "ours"] : ["ours", "raw"])
+      samples[side].push(await measure(pair[side]));
+  }
+  return samples;
+}
+
+export async function benchCalls({ runs }) {
+  await compileFixture();
+  const server = await startServer();
+  try {
+    const { SchemaRouter, bindClient } = await import(pathToFileURL(RUNTIME).href);
+    const { request } = createRequire(join(REPO, "package.json"))("undici");
+    const baseUrl = `http://127.0.0.1:${server.port}`;
+    const router = await SchemaRouter.load({ root: DIR, bindings: { bench: { baseUrl } } });
+    const registered = router.registry.get("bench");
+    const pin = (endpoint) => ({
+      tool: "bench",
+      endpoint,
+      endpointFingerprint: registered.endpointFingerprints.get(endpoint),
+      toolFingerprint: registered.fingerprint,
+    });
+    const client = bindClient(router, { getItem: pin("getItem"), listItems: pin("listItems") });
+    const raw = async (path) => {
+      const response = await request(`${baseUrl}${path}`, { headers: { accept: "application/json" } });
+      return response.body.json();
+    };
+    const cases = {
+      "2 KB": {
+        bytes: server.item,
+        ours: () => client.getItem({ id: "1" }, { fields: ITEM_FIELDS }),
+        raw: () => raw("/items/1"),
+        calls: 2000,
+        latencyCalls: 1000,
+      },
+      "1 MB": {
+        bytes: server.list,
+        ours: () => client.listItems({}, { fields: LIST_FIELDS }),
+        raw: () => raw("/items"),
+        calls: 64,
+        latencyCalls: 40,
+      },
+    };
+    const results = {};
+    for (const [name, c] of Object.entries(cases)) {
+      const check = await c.ours();
+      if (typeof check.data !== "object" || check.fields.length !== 3)
+        throw new Error(`${name}: unexpected result`);
+      for (let i = 0; i < Math.min(200, c.calls); i++) {
+        await c.ours();
+        await c.raw();
+      }
+      const lat = await alternate(runs, c, (fn) => latencies(fn, c.latencyCalls));
+      const p = (side, q) => summarize(lat[side].map((list) => percentile(list, q)));
+      const result = {
+        bytes: c.bytes,
+        p50: { ours: p("ours", 50), raw: p("raw", 50) },
+        p99: { ours: p("ours", 99), raw: p("raw", 99) },
+      };
+      result.addedP50Us = result.p50.ours.median - result.p50.raw.median;
+      for (const concurrency of [1, 32]) {
+        const tp = await alternate(runs, c, (fn) => throughput(fn, c.calls, concurrency));
+        const ours = summarize(tp.ours);
+        const rawSummary = summarize(tp.raw);
+        result[`c${concurrency}`] = { ours, raw: rawSummary, ratio: ratio(ours.median, rawSummary.median) };
+      }
+      results[name] = result;
+    }
+    await router.close();
+    return results;
+  } finally {
+    await server.close();
+  }
+}

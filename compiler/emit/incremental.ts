@@ -1,0 +1,143 @@
+/**
+ * Incremental compile: digests decide what needs regenerating. A local OpenAPI source is reused
+ * without being parsed again when its document bytes still have the locked digest, its artifact
+ * still has the locked digest, and both binding modules carry the stamps this compile would write
+ * (the client's stamp covers the config entry and the whole lock entry). Remote sources (URLs, MCP,
+ * OPTIMADE) and local tool modules are always resolved again; their bindings are still kept when
+ * the artifact they would be generated from did not change (see bindings.ts).
+ */
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { type Artifact, parseArtifact } from "../../runtime/artifact.js";
+import { sha256 } from "../../runtime/fingerprint.js";
+import { type LockedSource, type Lockfile, parseLockfile } from "../../runtime/lockfile.js";
+import type { SourceKind } from "../../runtime/model.js";
+import type { RegisteredTool } from "../../runtime/registry.js";
+import { isUrl } from "../../runtime/url.js";
+import type { ResolvedConfig, SourceConfig } from "../config.js";
+import type { LockState } from "../lock-state.js";
+import { fileOnDisk, type OutputFile } from "../write.js";
+import { currentBindings, expectedStamps } from "./bindings.js";
+import type { CompiledSource } from "./lockfile.js";
+
+export interface ReusedSource {
+  readonly source: CompiledSource;
+  /** The binding modules on disk, verified current. */
+  readonly bindings: readonly OutputFile[];
+}
+
+/** The lockfile before this compile; undefined when absent or unreadable. */
+export function readPreviousLock(path: string): Lockfile | undefined {
+  try {
+    return parseLockfile(readFileSync(path, "utf8"), path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The source as the previous compile left it, when everything it depends on is unchanged; otherwise
+ * undefined (the source is compiled from its document).
+ */
+export async function reuseSource(
+  name: string,
+  config: SourceConfig,
+  previous: Lockfile | undefined,
+  resolved: ResolvedConfig,
+  templateText: string,
+  artifactPath: string,
+  register: (name: string, kind: SourceKind, artifact: Artifact) => RegisteredTool[],
+): Promise<ReusedSource | undefined> {
+  if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
+  const locked = previous?.sources[name];
+  if (locked === undefined || locked.kind !== "openapi" || locked.artifact.path !== artifactPath)
+    return undefined;
+  const document = await readFile(resolve(resolved.dir, config.location)).catch(() => undefined);
+  if (document === undefined || sha256(document) !== locked.documentDigest) return undefined;
+  const artifactFile = join(resolved.outDir, "artifacts", `${name}.json`);
+  const artifactBytes = await readFile(artifactFile).catch(() => undefined);
+  if (artifactBytes === undefined || sha256(artifactBytes) !== locked.artifact.digest) return undefined;
+  const bindings = await currentBindings(
+    name,
+    resolved,
+    expectedStamps(name, locked, resolved, templateText),
+  );
+  if (bindings === undefined) return undefined;
+  return {
+    source: reusedSource(name, fileOnDisk(artifactFile, artifactBytes), artifactPath, locked, register),
+    bindings,
+  };
+}
+
+/** A compiled source backed by verified files: the artifact is parsed and fingerprinted only if asked. */
+function reusedSource(
+  name: string,
+  artifactFile: OutputFile,
+  artifactPath: string,
+  lockEntry: LockedSource,
+  register: (name: string, kind: SourceKind, artifact: Artifact) => RegisteredTool[],
+): CompiledSource {
+  let artifact: Artifact | undefined;
+  let tools: RegisteredTool[] | undefined;
+  const getArtifact = (): Artifact => {
+    artifact ??= parseArtifact(artifactFile.contents, artifactFile.path);
+    return artifact;
+  };
+  return {
+    name,
+    artifactPath,
+    artifactFile,
+    lockEntry,
+    get artifactText() {
+      return artifactFile.contents;
+    },
+    get artifact() {
+      return getArtifact();
+    },
+    get tools() {
+      tools ??= register(name, lockEntry.kind, getArtifact());
+      return tools;
+    },
+  };
+}
+
+export interface PreviousState {
+  /** The previous lock, with the artifacts of the sources whose artifact changed. */
+  readonly state: LockState;
+  /** Sources whose new artifact is byte-identical to the previous one (nothing to compare). */
+  readonly same: ReadonlySet<string>;
+}
+
+/**
+ * The previous lock and artifacts, verified as `readLockState` does (undefined when any artifact is
+ * missing, does not match its lock digest, or is invalid). Artifacts byte-identical to the new ones
+ * are verified by digest only (reused ones not again) and left out of the comparison: they cannot
+ * differ.
+ */
+export function readPreviousState(
+  lockfilePath: string,
+  previous: Lockfile,
+  next: Lockfile,
+  verified: ReadonlySet<string> = new Set(),
+): PreviousState | undefined {
+  try {
+    const same = new Set<string>();
+    const artifacts: Artifact[] = [];
+    for (const [name, locked] of Object.entries(previous.sources)) {
+      // A reused source's artifact was read and checked against this lock entry moments ago.
+      if (verified.has(name) && next.sources[name] === locked) {
+        same.add(name);
+        continue;
+      }
+      const path = resolve(dirname(lockfilePath), locked.artifact.path);
+      const bytes = readFileSync(path);
+      if (sha256(bytes) !== locked.artifact.digest) return undefined;
+      if (next.sources[name]?.artifact.digest === locked.artifact.digest) same.add(name);
+      else artifacts.push(parseArtifact(bytes.toString("utf8"), path));
+    }
+    return { state: { lock: previous, artifacts }, same };
+  } catch {
+    return undefined;
+  }
+}
