@@ -2,6 +2,8 @@
  * Capability artifact format (`<outDir>/artifacts/<source>.json`): one canonical JSON document per
  * source holding its ToolSpecs, shared definitions and compatibility report, with its own digest.
  */
+
+import { createHash } from "node:crypto";
 import { LoadError } from "./errors.js";
 import { digestJson } from "./fingerprint.js";
 import type { CompatibilityIssue, JsonSchema, SourceKind, ToolSpec } from "./model.js";
@@ -89,7 +91,7 @@ export function parseArtifact(text: string, where: string): Artifact {
     );
   }
   const artifact = value as unknown as Artifact;
-  const actual = artifactDigest(artifact);
+  const actual = canonicalTextDigest(text, artifact) ?? artifactDigest(artifact);
   if (actual !== artifact.digest) {
     throw new LoadError(
       "LOCK_MISMATCH",
@@ -99,6 +101,31 @@ export function parseArtifact(text: string, where: string): Artifact {
     );
   }
   return artifact;
+}
+
+/**
+ * The self-digest read off the file text, when the text is the compiler's canonical form: the
+ * compiler hashes the canonical JSON of every other member, then writes that same text with the
+ * `"digest"` member inserted (between `compilerVersion` and `format`) and a newline. So removing that
+ * member gives back exactly the hashed text, with no need to re-serialize the parsed artifact. Returns
+ * undefined (the caller recomputes the canonical digest) when the splice does not reproduce the
+ * recorded digest, e.g. for a hand-formatted file. A file is accepted here only if its text is byte
+ * for byte the text its recorded digest was computed over; the one case judged differently from the
+ * recomputation is a digest deliberately computed over non-canonical text, which only a forger
+ * produces (who could as well write the canonical digest); the lockfile's byte digest pins the file.
+ */
+function canonicalTextDigest(text: string, artifact: Artifact): string | undefined {
+  if (typeof artifact.compilerVersion !== "string" || !text.startsWith("{")) return undefined;
+  const before = `"compilerVersion":${JSON.stringify(artifact.compilerVersion)}`;
+  const member = `,"digest":${JSON.stringify(artifact.digest)}`;
+  const at = text.indexOf(`${before}${member},"format":`);
+  if (at < 0) return undefined;
+  const end = text.endsWith("\n") ? text.length - 1 : text.length;
+  const cut = at + before.length;
+  const resume = cut + member.length;
+  // Two updates hash the spliced text without building (and flattening) a copy of it.
+  const hex = createHash("sha256").update(text.slice(0, cut)).update(text.slice(resume, end)).digest("hex");
+  return `sha256:${hex}` === artifact.digest ? artifact.digest : undefined;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

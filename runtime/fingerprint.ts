@@ -138,7 +138,32 @@ export function directDefRefs(schema: unknown, into: Set<string> = new Set()): S
   return into;
 }
 
+const REF_MEMBER = `"$ref":"${DEF_PREFIX}`;
+
+/**
+ * `directDefRefs` of a value, read off its canonical JSON text instead of walking it. Equivalent:
+ * inside a JSON string every `"` is escaped, so the sequence `"$ref":"#/$defs/` occurs in the text
+ * exactly where an object member named `$ref` has a string value with that prefix.
+ */
+export function directDefRefsInText(text: string, into: Set<string> = new Set()): Set<string> {
+  for (let at = text.indexOf(REF_MEMBER); at >= 0; at = text.indexOf(REF_MEMBER, at + 1)) {
+    const start = at + REF_MEMBER.length;
+    let end = start;
+    let escaped = false;
+    while (end < text.length) {
+      const char = text.charCodeAt(end);
+      if (char === 0x22) break; // closing quote
+      if (char === 0x5c) escaped = true; // backslash: the token needs JSON decoding
+      end += char === 0x5c ? 2 : 1;
+    }
+    const token = escaped ? (JSON.parse(`"${text.slice(start, end)}"`) as string) : text.slice(start, end);
+    into.add(decodePointerToken(token));
+  }
+  return into;
+}
+
 export function decodePointerToken(token: string): string {
+  if (!token.includes("~")) return token;
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
@@ -184,17 +209,26 @@ export class DefinitionSet {
     if (digest === undefined) {
       const def = this.defs[name];
       if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
-      digest = digestJson(def);
+      // One serialization gives both the digest and the direct references.
+      const text = canonicalJson(def);
+      digest = sha256(text);
       this.digests.set(name, digest);
+      if (!this.direct.has(name)) this.direct.set(name, directDefRefsInText(text));
     }
     return digest;
   }
 
   /** Transitive closure of definitions referenced from `roots`, sorted by name. */
   closure(roots: readonly unknown[]): string[] {
+    const direct = new Set<string>();
+    for (const root of roots) directDefRefs(root, direct);
+    return this.closureOf(direct);
+  }
+
+  /** Transitive closure of definitions from the names `roots` reference directly, sorted by name. */
+  closureOf(direct: Iterable<string>): string[] {
     const seen = new Set<string>();
-    const stack: string[] = [];
-    for (const root of roots) for (const name of directDefRefs(root)) stack.push(name);
+    const stack: string[] = [...direct];
     while (stack.length > 0) {
       const name = stack.pop()!;
       if (seen.has(name)) continue;
@@ -209,7 +243,11 @@ export class DefinitionSet {
     if (refs === undefined) {
       const def = this.defs[name];
       if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
-      refs = directDefRefs(def);
+      if (this.digests.has(name)) refs = directDefRefs(def);
+      else {
+        this.digestOf(name);
+        refs = this.direct.get(name)!;
+      }
       this.direct.set(name, refs);
     }
     return refs;
@@ -228,11 +266,15 @@ export function endpointFingerprint(endpoint: EndpointSpec, defs: DefinitionSet 
   const contract = endpointContract(endpoint);
   // digestJson({ endpoint: contract, $defs: { [name]: digest } }), assembled from its parts: the
   // closure is sorted in code-unit order, and "$defs" sorts before "endpoint".
-  const used = defs.closure([contract]);
+  // The contract's references are read off its canonical text (one serialization, no second walk).
+  const text = defs.contractText(endpoint, contract);
+  const used = defs.closureOf(directDefRefsInText(text));
   let map = "";
   for (const name of used)
     map += `${map === "" ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(defs.digestOf(name))}`;
-  return sha256(`{"$defs":{${map}},"endpoint":${defs.contractText(endpoint, contract)}}`);
+  // Hashed in parts: the same bytes as the joined text, without building a copy of the contract.
+  const hash = createHash("sha256").update(`{"$defs":{${map}},"endpoint":`).update(text).update("}");
+  return `sha256:${hash.digest("hex")}`;
 }
 
 export function toolFingerprint(tool: ToolSpec, endpointFingerprints: readonly string[]): string {

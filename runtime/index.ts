@@ -122,12 +122,18 @@ export type {
 } from "./runs/hooks.js";
 export { isTransient, RetryPolicy, type RetryPolicyOptions } from "./runs/retry.js";
 export type { RunInput } from "./runs/runner.js";
-export { createOtelExporter, type OtelExporter, type OtelExporterOptions } from "./traces/otel.js";
+export {
+  createOtelExporter,
+  type OtelExporter,
+  type OtelExporterOptions,
+  type OtelSpanLike,
+  type OtelTracerLike,
+} from "./traces/otel.js";
 export { isRedactedMarker, redactEvent } from "./traces/redact.js";
 export { type ReplayResult, replayRun } from "./traces/replay.js";
 export { SqliteTraceStore, type SqliteTraceStoreOptions } from "./traces/sqlite.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
-export { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
+export { createHttpInvoker, type DispatcherLike, type HttpBindingOptions } from "./transports/http.js";
 export {
   createLocalInvoker,
   defineLocalTool,
@@ -139,7 +145,9 @@ export {
   createMcpInvoker,
   httpClientFactory,
   type McpClientFactory,
+  type McpClientLike,
   type McpConnectionOptions,
+  type McpServerVersionLike,
   mcpClientFactory,
   stdioClientFactory,
 } from "./transports/mcp.js";

@@ -47,8 +47,9 @@ function assertSafeNames(tool: ToolSpec): void {
       )?.name ??
       endpoint.fields.find(
         (field) =>
-          [...field.path, ...(field.resultPath ?? [])].some((segment) => FORBIDDEN_KEYS.has(segment)) ||
-          wildcardPositions(field.path) !== wildcardPositions(field.resultPath ?? field.path),
+          hasForbiddenSegment(field.path) ||
+          (field.resultPath !== undefined &&
+            (hasForbiddenSegment(field.resultPath) || !sameWildcards(field.path, field.resultPath))),
       )?.id;
     if (bad !== undefined) {
       throw new LoadError(
@@ -60,8 +61,18 @@ function assertSafeNames(tool: ToolSpec): void {
   }
 }
 
-function wildcardPositions(path: readonly string[]): string {
-  return path.flatMap((segment, index) => (segment === "*" ? [index] : [])).join(",");
+function hasForbiddenSegment(path: readonly string[]): boolean {
+  for (const segment of path) if (FORBIDDEN_KEYS.has(segment)) return true;
+  return false;
+}
+
+/** True when both paths have their `*` segments at the same positions (and equally many). */
+function sameWildcards(path: readonly string[], resultPath: readonly string[]): boolean {
+  const length = Math.max(path.length, resultPath.length);
+  for (let index = 0; index < length; index++) {
+    if ((path[index] === "*") !== (resultPath[index] === "*")) return false;
+  }
+  return true;
 }
 
 export function registerTool(registration: ToolRegistration): RegisteredTool {
@@ -162,7 +173,13 @@ export function effectiveSchema(schema: JsonSchema, defs: DefinitionSet): JsonSc
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    // Indexed and keyed loops instead of Object.values: no array per object (cold-start cost).
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) deepFreeze(value[index] as unknown);
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) deepFreeze(record[key]);
+    }
   }
   return value;
 }

@@ -10,9 +10,26 @@ import { type RunEvent, type RunEventOf, TraceError, validateRunEvent } from "..
 
 type OtelApi = typeof import("@opentelemetry/api");
 
+/** The members of an OpenTelemetry `Span` the exporter uses (structural, so no OTel types leak). */
+export interface OtelSpanLike {
+  setAttribute(key: string, value: never): unknown;
+  setAttributes(attributes: never): unknown;
+  addEvent(name: string, attributes?: never, startTime?: never): unknown;
+  setStatus(status: never): unknown;
+  end(endTime?: never): void;
+}
+
+/**
+ * An OpenTelemetry `Tracer` (from `@opentelemetry/api`), typed structurally by the member the
+ * exporter calls, so the public declarations do not depend on the OTel API's types.
+ */
+export interface OtelTracerLike {
+  startSpan(name: string, options?: never, context?: never): OtelSpanLike;
+}
+
 export interface OtelExporterOptions {
-  /** Where spans go; defaults to `trace.getTracer("schemarouter")` of the global provider. */
-  readonly tracer?: Tracer;
+  /** Where spans go (an OpenTelemetry Tracer); defaults to `trace.getTracer("schemarouter")` of the global provider. */
+  readonly tracer?: OtelTracerLike;
 }
 
 export interface OtelExporter {
@@ -51,7 +68,9 @@ export async function createOtelExporter(options: OtelExporterOptions = {}): Pro
       { cause: error },
     );
   }
-  return new RunEventSpans(api, options.tracer ?? api.trace.getTracer("schemarouter"));
+  // The tracer is an OTel Tracer (OtelTracerLike is its public structural shape).
+  const tracer = options.tracer as Tracer | undefined;
+  return new RunEventSpans(api, tracer ?? api.trace.getTracer("schemarouter"));
 }
 
 interface RunSpans {

@@ -4,15 +4,18 @@
  * origin and base path; redirects are never followed; responses are read as a bounded stream before
  * decoding (seed findings 9 and 15).
  */
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { CallRefusedError, InvocationError, InvocationUnavailableError } from "../errors.js";
 import type { InvocationContext, Invoker } from "../invoker.js";
 import type { EndpointSpec, ParameterSpec } from "../model.js";
 import { readBounded, readPrefix } from "./bounded-read.js";
+import type { DispatcherLike } from "./dispatcher-like.js";
 import { isSensitiveHeader } from "./headers.js";
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export type { DispatcherLike } from "./dispatcher-like.js";
+
 /** Bytes of an error response body kept for the HTTP_STATUS message. */
 const ERROR_DETAIL_BYTES = 2048;
 
@@ -31,8 +34,8 @@ export interface HttpBindingOptions {
   readonly query?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
-  /** Custom undici dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
-  readonly dispatcher?: Dispatcher;
+  /** Custom undici Dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
+  readonly dispatcher?: DispatcherLike;
 }
 
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -47,6 +50,10 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   const trustedQuery = trustedQueryOf(options.query ?? {});
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  // The option is an undici Dispatcher (DispatcherLike is its public name).
+  const dispatcher = options.dispatcher as Dispatcher | undefined;
+  // undici is loaded on the first request, not when the runtime is imported (cold start).
+  let undici: Promise<typeof import("undici")> | undefined;
   return {
     async invoke(context: InvocationContext): Promise<unknown> {
       const { endpoint } = context;
@@ -98,12 +105,14 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       const signal = AbortSignal.any([context.signal, deadline]);
       let response: Dispatcher.ResponseData;
       try {
+        undici ??= import("undici");
+        const { request } = await undici;
         response = await request(url, {
           method: execution.method.toUpperCase() as Dispatcher.HttpMethod,
           headers,
           body: body ?? null,
           signal,
-          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+          ...(dispatcher ? { dispatcher } : {}),
         });
       } catch (error) {
         const timedOut = deadline.aborted;

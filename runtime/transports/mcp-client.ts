@@ -5,7 +5,10 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpClientLike } from "./mcp-client-like.js";
 import { checkEnvNames, checkMcpHeaders, checkMcpUrl, httpIdentity, stdioIdentity } from "./mcp-target.js";
+
+export type { McpClientLike, McpServerVersionLike } from "./mcp-client-like.js";
 
 /** How this runtime introduces itself in `initialize`. */
 export const MCP_CLIENT_INFO = { name: "schemarouter", version: "0.1.0" } as const;
@@ -13,8 +16,8 @@ export const MCP_CLIENT_INFO = { name: "schemarouter", version: "0.1.0" } as con
 /** Default bound for connecting (spawn/HTTP + `initialize`). */
 export const MCP_DEFAULT_CONNECT_TIMEOUT_MS = 20_000;
 
-/** A trusted factory: builds and connects a fresh client. */
-export type McpClientFactory = () => Promise<Client>;
+/** A trusted factory: builds and connects a fresh MCP SDK `Client` (typed structurally, see McpClientLike). */
+export type McpClientFactory = () => Promise<McpClientLike>;
 
 export interface StdioClientOptions {
   readonly command: string;

@@ -6,6 +6,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SchemaRouterError } from "../errors.js";
 import type { JsonObject } from "../model.js";
+import type { McpClientLike } from "./mcp-client-like.js";
 
 export const MCP_DEFAULT_MAX_LIST_PAGES = 100;
 export const MCP_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -37,8 +38,13 @@ function listFailed(
 }
 
 /** Lists every tool of the server, all pages. Throws `MCP_LIST_FAILED` (with the cause) on any failure. */
-export async function listAllTools(client: Client, options: ListToolsOptions = {}): Promise<ListedTool[]> {
+export async function listAllTools(
+  connected: McpClientLike,
+  options: ListToolsOptions = {},
+): Promise<ListedTool[]> {
   const { ResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  // A factory's client is an SDK Client (McpClientLike is its public structural shape).
+  const client = connected as unknown as Client;
   const maxPages = options.maxPages ?? MCP_DEFAULT_MAX_LIST_PAGES;
   const tools: ListedTool[] = [];
   const seenCursors = new Set<string>();

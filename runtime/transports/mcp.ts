@@ -20,7 +20,12 @@ import {
 import { type SdkTypes, toInvocationError } from "./mcp-errors.js";
 import { listAllTools, MCP_DEFAULT_REQUEST_TIMEOUT_MS } from "./mcp-list.js";
 
-export type { McpClientFactory, McpConnectionOptions } from "./mcp-client.js";
+export type {
+  McpClientFactory,
+  McpClientLike,
+  McpConnectionOptions,
+  McpServerVersionLike,
+} from "./mcp-client.js";
 export {
   httpClientFactory,
   mcpClientFactory,
@@ -191,7 +196,8 @@ class McpInvoker implements Invoker {
 
   private async open(): Promise<Session> {
     const sdk = await import("@modelcontextprotocol/sdk/types.js");
-    const client = await this.options.connect();
+    // A factory's client is an SDK Client (McpClientLike is its public structural shape).
+    const client = (await this.options.connect()) as unknown as Client;
     const session: Session = {
       client,
       sdk,

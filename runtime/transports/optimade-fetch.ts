@@ -3,7 +3,7 @@
  * the call's remaining byte budget, non-success answers turned into typed errors with the
  * provider's `detail` (OPTIMADE v1.2 "HTTP Response Status Codes").
  */
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../errors.js";
 import { readBounded } from "./bounded-read.js";
 import { statusError } from "./optimade-response.js";
@@ -31,6 +31,8 @@ export async function fetchPage(
   const signal = AbortSignal.any([callSignal, AbortSignal.timeout(transport.limits.timeoutMs)]);
   let response: Dispatcher.ResponseData;
   try {
+    // Loaded on the first page fetch, not when the runtime is imported (cold start).
+    const { request } = await import("undici");
     response = await request(url, {
       method: "GET",
       headers: transport.headers,

@@ -7,6 +7,7 @@
 import type { Dispatcher } from "undici";
 import { CallRefusedError, InvocationError, LoadError } from "../errors.js";
 import type { InvocationContext, Invoker } from "../invoker.js";
+import type { DispatcherLike } from "./dispatcher-like.js";
 import { fetchPage, type PageTransport } from "./optimade-fetch.js";
 import { checkFilterArgument, filterableNames } from "./optimade-filter.js";
 import { type Envelope, isRecord, nextLinkOf, parseEnvelope } from "./optimade-response.js";
@@ -42,8 +43,8 @@ export interface OptimadeInvokerOptions extends Partial<OptimadeLimits> {
   readonly baseUrl: string;
   /** Trusted headers sent on every request (credentials live here, never in arguments). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Custom undici dispatcher; trusted local code only. */
-  readonly dispatcher?: Dispatcher;
+  /** Custom undici Dispatcher; trusted local code only. */
+  readonly dispatcher?: DispatcherLike;
 }
 
 export function createOptimadeInvoker(options: OptimadeInvokerOptions): Invoker {
@@ -56,7 +57,9 @@ export function createOptimadeInvoker(options: OptimadeInvokerOptions): Invoker 
       throw new TypeError(`OPTIMADE binding: header "${name}" has a value with control characters`);
     headers[name.toLowerCase()] = value;
   }
-  const transport: Transport = { base, limits, headers, dispatcher: options.dispatcher };
+  // The option is an undici Dispatcher (DispatcherLike is its public name).
+  const dispatcher = options.dispatcher as Dispatcher | undefined;
+  const transport: Transport = { base, limits, headers, dispatcher };
   return { invoke: (context) => invokeOptimade(transport, context) };
 }
 
