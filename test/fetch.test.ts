@@ -5,11 +5,12 @@
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compile } from "../compiler/compile.js";
 import { checkSourceUrl, fetchDocument } from "../compiler/fetch.js";
 import { SchemaRouterError } from "../runtime/errors.js";
 import { SchemaRouter } from "../runtime/router.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { type Handler, sendJson, startServer, type TestServer } from "./helpers/http-server.js";
 
 const SPEC = {
@@ -37,10 +38,7 @@ const SPEC = {
 };
 const SPEC_TEXT = JSON.stringify(SPEC);
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function server(handler: Handler): Promise<TestServer> {
   const started = await startServer(handler);

@@ -3,17 +3,14 @@
  * after the schema and policy checks; missing, rejecting, throwing, non-true or timing out → refused
  * (APPROVAL_DENIED), and nothing is sent. The request is a detached, frozen description.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../runtime/executor.js";
 import { ExecutionPolicy, PolicyRule } from "../runtime/policy.js";
-import { type Fault, faultRouter, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import { faultRouter, OK_READING as OK, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -23,17 +20,6 @@ async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
   cleanups.push(() => router.close());
   return { server, router, seoul: pin(router, "weather", "current", { city: "seoul" }, ["tempC"]) };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
 }
 
 const ALL = new ExecutionPolicy({ approval: "all" });

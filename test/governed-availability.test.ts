@@ -4,18 +4,22 @@
  * when the cooldown ends or a trusted read-only health probe succeeds; the background monitor stops
  * cleanly; replacing a tool contract clears its state.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AvailabilityMemory } from "../runtime/runs/availability.js";
 import { AccessHealthMonitor, HealthProbes } from "../runtime/runs/health.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import {
+  type Fault,
+  faultRouter,
+  OK_READING as OK,
+  pin,
+  startFaultServer,
+  WEATHER,
+} from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -24,17 +28,6 @@ async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   cleanups.push(() => router.close());
   const seoul = pin(router, "weather", "current", { city: "seoul" });
   return { server, router, seoul };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("passive failures start a bounded cooldown", () => {

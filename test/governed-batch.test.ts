@@ -3,11 +3,13 @@
  * flat plans whose calls all preflight as explicitly read-only, validated before any task starts;
  * all tasks share one budget and one concurrency bound; the first failure aborts the rest.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../runtime/events.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import { ExecutionBudget } from "../runtime/runs/budget.js";
 import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
 const CITIES = ["seoul", "busan", "daegu", "incheon", "gwangju", "daejeon", "ulsan", "suwon"];
 const reading = (city: string, delayMs?: number): Fault => ({
@@ -16,10 +18,7 @@ const reading = (city: string, delayMs?: number): Fault => ({
   ...(delayMs !== undefined ? { delayMs } : {}),
 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -29,17 +28,6 @@ async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   cleanups.push(() => router.close());
   const calls = CITIES.map((city) => pin(router, "weather", "current", { city }, ["city", "tempC"]));
   return { server, router, calls };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("invokeBatch", () => {

@@ -4,20 +4,18 @@
  * attempt (retries included). Each refusal is BUDGET_EXCEEDED naming the limit; the fault server's
  * request log proves that a refused attempt was never sent.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExecutionPolicy, PolicyRule } from "../runtime/policy.js";
 import { type CostSubject, ExecutionBudget } from "../runtime/runs/budget.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { type Fault, faultRouter, OK_READING as OK, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
 const BUSY: Fault = { reply: "status", status: 503 };
 const FAST = new RetryPolicy({ maxAttempts: 5, initialDelayMs: 1, maxDelayMs: 5 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -27,17 +25,6 @@ async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const seoul = pin(router, "weather", "current", { city: "seoul" });
   const busan = pin(router, "weather", "current", { city: "busan" });
   return { server, router, seoul, busan };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("budget limits", () => {

@@ -3,23 +3,22 @@
  * only for explicitly read-only calls, with the whole chain preflighted before the primary is sent,
  * same provider first, each alternative with its own fingerprints, never broadening the planned fields.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../runtime/events.js";
 import type { ToolCall } from "../runtime/model.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import type { FallbackRoute, GovernedCall } from "../runtime/runs/fallback.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
 import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
 const SEOUL = { city: "seoul", tempC: 21, humidity: 40 };
 const OK: Fault = { reply: "json", body: SEOUL };
 const BUSY: Fault = { reply: "status", status: 503 };
 const FAST = new RetryPolicy({ maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 5 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -43,17 +42,6 @@ const withFallbacks = (call: ToolCall, fallbacks: readonly FallbackRoute[]): Gov
   ...call,
   fallbacks,
 });
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
-}
 
 async function collect(stream: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
   const events: RunEvent[] = [];

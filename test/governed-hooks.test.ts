@@ -4,20 +4,18 @@
  * HOOK_FAILED, never turn an after-hook failure into a retried tool failure, and after they awaited
  * the current schema and binding are checked again before anything is sent.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import { ExecutionBudget } from "../runtime/runs/budget.js";
 import type { AfterHookSnapshot, ExecutionHooks, HookCallSnapshot } from "../runtime/runs/hooks.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import { faultRouter, OK_READING as OK, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
 const FAST = new RetryPolicy({ maxAttempts: 3, initialDelayMs: 1 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(hooks: ExecutionHooks, options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -27,17 +25,6 @@ async function setup(hooks: ExecutionHooks, options: Parameters<typeof faultRout
   cleanups.push(() => router.close());
   const seoul = pin(router, "weather", "current", { city: "seoul" }, ["city", "tempC"]);
   return { server, router, seoul };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string; details?: Record<string, unknown> };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("hook snapshots", () => {

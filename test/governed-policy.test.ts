@@ -4,7 +4,7 @@
  * require-approval) over a bounded, validated `tool.endpoint` glob (tool and endpoint parts matched
  * separately) with side-effect predicates; first match wins, then the defaults. Rules and policies come only from local code (POLICY_INVALID).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Effect, ToolSpec } from "../runtime/model.js";
 import {
   ExecutionPolicy,
@@ -15,6 +15,7 @@ import {
 import { Registry, registerTool } from "../runtime/registry.js";
 import { SchemaRouter } from "../runtime/router.js";
 import { faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
 
 const subject = (tool: string, endpoint: string, effect: Effect = "read", remote = true): PolicySubject => ({
   tool,
@@ -184,10 +185,7 @@ describe("ordered rules", () => {
 });
 
 describe("policy at the execution boundary", () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = cleanupAfterEach();
 
   it("refuses denied calls with POLICY_DENIED before anything is sent", async () => {
     const server = await startFaultServer();

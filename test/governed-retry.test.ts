@@ -4,7 +4,7 @@
  * backoff that honours Retry-After within limits, never validation/policy/4xx/application errors.
  * Driven for real over HTTP against the fault-injecting server.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CallRefusedError,
   InvocationError,
@@ -16,15 +16,13 @@ import { ExecutionPolicy } from "../runtime/policy.js";
 import { Registry, registerTool } from "../runtime/registry.js";
 import { SchemaRouter } from "../runtime/router.js";
 import { isTransient, RetryPolicy, retryAfterMs } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { type Fault, faultRouter, OK_READING as OK, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
 const FAST = new RetryPolicy({ maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const server = await startFaultServer();
@@ -32,17 +30,6 @@ async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
   const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
   cleanups.push(() => router.close());
   return { server, router };
-}
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<Error & { code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("transient failures of read-only calls are retried on the same route", () => {

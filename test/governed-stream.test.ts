@@ -12,9 +12,7 @@ import { type RunEvent, validateRunEvent } from "../runtime/events.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
 import { replayRun } from "../runtime/traces/replay.js";
 import { SqliteTraceStore } from "../runtime/traces/sqlite.js";
-import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
-
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
+import { faultRouter, OK_READING as OK, pin, startFaultServer } from "./fixtures/fault-server.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

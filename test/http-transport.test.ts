@@ -4,7 +4,7 @@
  * responses, timeouts, status mapping, JSON decoding and output validation before projection.
  */
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SchemaRouterError } from "../runtime/errors.js";
 import type { EndpointSpec, HttpMethod, JsonSchema, ParameterSpec, ToolSpec } from "../runtime/model.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
@@ -12,6 +12,7 @@ import { Registry, registerTool } from "../runtime/registry.js";
 import { SchemaRouter } from "../runtime/router.js";
 import { readBounded } from "../runtime/transports/bounded-read.js";
 import { createHttpInvoker, type HttpBindingOptions } from "../runtime/transports/http.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { type Handler, sendJson, startServer, type TestServer } from "./helpers/http-server.js";
 
 const BASE_PATH = "/api/v1";
@@ -155,10 +156,7 @@ interface Harness {
   call(endpoint: string, args?: Record<string, unknown>, fields?: readonly string[]): Promise<unknown>;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness(
   handler: Handler,

@@ -6,12 +6,13 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { openapiAdapter } from "../compiler/sources/openapi/index.js";
 import type { SourceResult } from "../compiler/sources/types.js";
 import type { ToolCall, ToolSpec } from "../runtime/model.js";
 import { type RegisteredTool, Registry, registerTool } from "../runtime/registry.js";
 import { SchemaRouter } from "../runtime/router.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { sendJson, startServer, type TestServer } from "./helpers/http-server.js";
 import { type TempProject, tempProject } from "./helpers/project.js";
 
@@ -19,10 +20,7 @@ const projects: TempProject[] = [];
 afterAll(() => {
   for (const project of projects) rmSync(project.dir, { recursive: true, force: true });
 });
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function compileDoc(doc: unknown): Promise<SourceResult> {
   const project = tempProject("review-credentials");

@@ -3,21 +3,27 @@
  * prepared. The current registry and bindings are checked again right before every invoker attempt
  * (first, retries after a backoff sleep, fallback routes), driven over HTTP against the fault server.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../runtime/events.js";
 import type { ToolSpec } from "../runtime/model.js";
 import type { SchemaRouter } from "../runtime/router.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
 import type { StoredEvent, TraceStore } from "../runtime/traces/store.js";
-import { type Fault, faultRouter, MIRROR, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import {
+  type Fault,
+  faultRouter,
+  MIRROR,
+  OK_READING as OK,
+  pin,
+  startFaultServer,
+  WEATHER,
+} from "./fixtures/fault-server.js";
+import { cleanupAfterEach } from "./helpers/cleanup.js";
+import { failure } from "./helpers/refusal.js";
 
-const OK: Fault = { reply: "json", body: { city: "seoul", tempC: 21, humidity: 40 } };
 const UNAVAILABLE: Fault = { reply: "status", status: 503 };
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup() {
   const server = await startFaultServer();
@@ -49,17 +55,6 @@ class HookedStore implements TraceStore {
 const changed = (spec: ToolSpec): ToolSpec => ({ ...spec, description: `${spec.description} (v2)` });
 const replace = (router: SchemaRouter, spec: ToolSpec) =>
   router.replaceTool({ tool: changed(spec), source: spec.name, sourceKind: "openapi", defs: {} });
-
-async function failure(
-  promise: Promise<unknown>,
-): Promise<{ code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code?: string };
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("attempts re-check the current contract and binding", () => {
   it("refuses a retry when the tool was replaced during the first attempt or its backoff (STALE_TOOL_FINGERPRINT)", async () => {
