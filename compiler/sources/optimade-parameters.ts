@@ -4,13 +4,8 @@
  * page_limit and the pagination parameters the provider accepts, and response_fields, which only
  * the trusted server projection sets.
  */
-import type {
-  CompatibilityIssue,
-  JsonObject,
-  JsonSchema,
-  JsonValue,
-  ParameterSpec,
-} from "../../runtime/model.js";
+import type { CompatibilityIssue, JsonObject, JsonSchema, ParameterSpec } from "../../runtime/model.js";
+import { inputSchemaOf } from "./input-schema.js";
 import type { EntryTypeContract } from "./optimade-endpoints.js";
 
 export const PROJECTION = "response_fields";
@@ -19,18 +14,7 @@ export function inputOf(parameters: ParameterSpec[]): {
   parameters: ParameterSpec[];
   inputSchema: JsonSchema;
 } {
-  const properties: Record<string, JsonValue> = {};
-  for (const parameter of parameters) properties[parameter.name] = parameter.schema as JsonValue;
-  const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
-  return {
-    parameters,
-    inputSchema: {
-      type: "object",
-      properties,
-      ...(required.length > 0 ? { required } : {}),
-      additionalProperties: false,
-    },
-  };
+  return { parameters, inputSchema: inputSchemaOf(parameters) };
 }
 
 export function listParameters(

@@ -13,6 +13,7 @@ import type {
   ParameterSpec,
 } from "../../../runtime/model.js";
 import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
+import { inputSchemaOf } from "../input-schema.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, credentialParameterIssue, credentialSchemeOf } from "./security-scheme-object.js";
 
@@ -134,18 +135,12 @@ export function buildInput(
 
   const body = buildBody(operation, pointer, converter, report, taken);
   parameters.push(...body.parameters);
-  const properties: Record<string, JsonSchema> = {};
-  for (const parameter of parameters) properties[parameter.name] = parameter.schema;
-  const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
   return {
     parameters,
-    inputSchema: {
-      type: "object",
-      properties,
-      ...(required.length > 0 ? { required } : {}),
-      ...(body.dependentRequired !== undefined ? { dependentRequired: body.dependentRequired } : {}),
-      additionalProperties: false,
-    },
+    inputSchema: inputSchemaOf(
+      parameters,
+      body.dependentRequired !== undefined ? { dependentRequired: body.dependentRequired } : {},
+    ),
     ...(body.requestBody !== undefined ? { requestBody: body.requestBody } : {}),
   };
 }
