@@ -6,6 +6,8 @@
 import { type RunEvent, type RunEventPayloads, type RunEventType, validateRunEvent } from "../events.js";
 import type { TraceStore } from "../traces/store.js";
 
+const DELIVERED: Promise<void> = Promise.resolve();
+
 export type RunEventListener = (event: RunEvent) => void;
 
 export class RunEmitter {
@@ -29,6 +31,8 @@ export class RunEmitter {
   /** Emits one event; resolves once the store holds it. A store failure fails this and every later emit. */
   emit<T extends RunEventType>(type: T, payload: RunEventPayloads[T]): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
+    // Nobody observes the run: no event is built (this is on every call's path).
+    if (this.store === undefined && this.listener === undefined) return DELIVERED;
     const time = Math.max(Date.now(), this.#lastTime);
     this.#lastTime = time;
     const event = {
@@ -38,7 +42,6 @@ export class RunEmitter {
       type,
       ...payload,
     } as unknown as RunEvent;
-    if (this.store === undefined && this.listener === undefined) return Promise.resolve();
     const store = this.store;
     const listener = this.listener;
     this.#tail = this.#tail.then(async () => {
