@@ -117,6 +117,16 @@ describe("schemarouter CLI", () => {
     });
   });
 
+  it("prints per-source progress with timing on a TTY only", async () => {
+    const project = tempProject("cli-progress");
+    copyInto(project, "examples/petstore/openapi.yaml", "petstore.yaml");
+    project.write({ sources: { petstore: { kind: "openapi", location: "petstore.yaml" } } });
+    const tty = await runCli(project.dir, ["compile"], {}, { isTTY: true });
+    expect(tty.stderr).toMatch(/^✓ petstore \(\d+ ms\)$/m);
+    const piped = await runCli(project.dir, ["compile", "--check"]);
+    expect(piped.stderr).toBe("");
+  });
+
   it("prints what changed against the previous lock", async () => {
     const project = tempProject("cli-change");
     copyInto(project, "examples/petstore/openapi.yaml", "petstore.yaml");

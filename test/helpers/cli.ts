@@ -11,6 +11,7 @@ export async function runCli(
   cwd: string,
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
+  options: { readonly isTTY?: boolean } = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
@@ -23,6 +24,7 @@ export async function runCli(
     },
     cwd,
     env,
+    ...(options.isTTY !== undefined ? { isTTY: options.isTTY } : {}),
   });
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
