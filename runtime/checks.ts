@@ -7,7 +7,7 @@ import type { Binding } from "./invoker.js";
 import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall } from "./model.js";
 import type { ExecutionPolicy } from "./policy.js";
 import { selectFields } from "./projection.js";
-import { effectiveSchema, type RegisteredTool, type Registry } from "./registry.js";
+import { deepFreeze, effectiveSchema, type RegisteredTool, type Registry } from "./registry.js";
 import type { ValidatorSet } from "./validation.js";
 
 export interface PreparedCall {
@@ -43,6 +43,40 @@ export class ContractSchemas {
     }
     return schema;
   }
+}
+
+/** Arguments objects this module detached (deep copies, deep-frozen): they need no second copy. */
+const detachedArguments = new WeakSet<object>();
+
+/**
+ * A deep, frozen copy of call arguments (structured clone: plain JSON data, no functions or
+ * prototypes). Frozen, one copy serves every later step of the call (checks, retries, invokers)
+ * without being copied again; a caller mutating its own object afterwards changes nothing.
+ * Throws what structuredClone throws for data that cannot be copied.
+ */
+export function detachArguments(args: unknown): Readonly<Record<string, unknown>> {
+  if (args !== null && typeof args === "object" && detachedArguments.has(args)) {
+    return args as Readonly<Record<string, unknown>>;
+  }
+  const copy = deepFreeze(structuredClone(args ?? {})) as Readonly<Record<string, unknown>>;
+  if (copy !== null && typeof copy === "object") detachedArguments.add(copy);
+  return copy;
+}
+
+/** Per-endpoint lookups the checks use on every call, built once per (frozen) contract. */
+interface EndpointIndex {
+  readonly parameters: ReadonlyMap<string, EndpointSpec["parameters"][number]>;
+}
+
+const endpointIndexes = new WeakMap<EndpointSpec, EndpointIndex>();
+
+function indexOf(endpoint: EndpointSpec): EndpointIndex {
+  let index = endpointIndexes.get(endpoint);
+  if (index === undefined) {
+    index = { parameters: new Map(endpoint.parameters.map((parameter) => [parameter.name, parameter])) };
+    endpointIndexes.set(endpoint, index);
+  }
+  return index;
 }
 
 /** Identity, pins and binding readiness (checks 1–2). */
@@ -133,7 +167,7 @@ export function checkArguments(
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new CallRefusedError("INPUT_SCHEMA_VIOLATION", `${route}: arguments must be an object.`, { route });
   }
-  const declared = new Map(endpoint.parameters.map((parameter) => [parameter.name, parameter]));
+  const declared = indexOf(endpoint).parameters;
   for (const name of Object.keys(args)) {
     if (!declared.has(name)) {
       throw new CallRefusedError(
@@ -177,7 +211,7 @@ export function prepareCall(
   const { registered, endpoint, binding, route } = checkIdentity(call, registry, bindings);
   let args: Readonly<Record<string, unknown>>;
   try {
-    args = structuredClone(call.arguments ?? {});
+    args = detachArguments(call.arguments);
   } catch (error) {
     throw new CallRefusedError(
       "INPUT_SCHEMA_VIOLATION",
@@ -186,14 +220,15 @@ export function prepareCall(
       { cause: error },
     );
   }
-  const detached: ToolCall = {
+  // Frozen: invokers and hooks get this same object; none of them can change what was checked.
+  const detached: ToolCall = Object.freeze({
     tool: call.tool,
     endpoint: call.endpoint,
     arguments: args,
-    ...(call.fields !== undefined ? { fields: [...call.fields] } : {}),
+    ...(call.fields !== undefined ? { fields: Object.freeze([...call.fields]) } : {}),
     endpointFingerprint: call.endpointFingerprint,
     toolFingerprint: call.toolFingerprint,
-  };
+  });
   checkArguments(detached.arguments, registered, endpoint, route, validators, schemas);
   const fields = selectFields(endpoint, detached.fields, route);
   const decision = policy.decide({

@@ -5,9 +5,9 @@
  * and projection) are the steps the governed runner (runtime/runs) composes with budgets, retries,
  * availability, hooks and fallback.
  */
-import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
+import { ContractSchemas, checkIdentity, type PreparedCall, prepareCall } from "./checks.js";
 import { CallRefusedError, InvocationError, isSchemaRouterError, SchemaRouterError } from "./errors.js";
-import type { Binding } from "./invoker.js";
+import { type Binding, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ToolCall, ToolResult } from "./model.js";
 import type { ExecutionPolicy } from "./policy.js";
 import { project } from "./projection.js";
@@ -69,15 +69,43 @@ export class Executor {
     return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas);
   }
 
-  /** One transport attempt. Anything but a SchemaRouterError the invoker throws becomes TOOL_ERROR. */
-  async invoke(prepared: PreparedCall, signal: AbortSignal): Promise<unknown> {
+  /**
+   * Checks 1–5 again for a call prepared earlier, against the current registry and bindings. When the
+   * registered tool, the endpoint contract and the binding are the very objects the call was prepared
+   * with, every check would give the same answer (they are pure functions of those frozen objects,
+   * the detached frozen call and this executor's policy), so the prepared call is returned as is;
+   * anything replaced since means a full re-check (STALE_FINGERPRINT, STALE_BINDING, …).
+   */
+  recheck(prepared: PreparedCall): PreparedCall {
+    const { registry, bindings } = this.state();
+    const current = checkIdentity(prepared.call, registry, bindings);
+    if (
+      current.registered === prepared.registered &&
+      current.endpoint === prepared.endpoint &&
+      current.binding === prepared.binding
+    ) {
+      return prepared;
+    }
+    return this.prepare(prepared.call);
+  }
+
+  /**
+   * One transport attempt. Anything but a SchemaRouterError the invoker throws becomes TOOL_ERROR.
+   * The invoker gets the prepared call itself: it is frozen, arguments included (copy before changing).
+   */
+  async invoke(prepared: PreparedCall, stop: AbortSignal | StopSource): Promise<unknown> {
+    const source = stop instanceof AbortSignal ? stopSourceOf(stop) : stop;
     try {
       return await prepared.binding.invoker.invoke({
-        call: structuredClone(prepared.call),
+        call: prepared.call,
         tool: prepared.registered.tool,
         endpoint: prepared.endpoint,
         selectedFields: prepared.fields,
-        signal,
+        // Read on demand: an AbortSignal is only made for an invoker that asks for one.
+        get signal() {
+          return source.signal;
+        },
+        onStop: (listener) => source.onStop(listener),
       });
     } catch (error) {
       if (isSchemaRouterError(error)) throw error;

@@ -11,8 +11,36 @@ export interface InvocationContext {
   readonly endpoint: EndpointSpec;
   /** The declared fields the call selected (the planned logical need), in declaration order. */
   readonly selectedFields: readonly FieldSpec[];
-  /** Aborted when the attempt times out or the run's wall-clock budget ends. */
+  /** Aborted when the run stops: its wall-clock budget ends, RunConfig.signal aborts, or it is cancelled. */
   readonly signal: AbortSignal;
+  /**
+   * The same stop as `signal`, as a callback: `onStop(listener)` calls `listener` once when the run
+   * stops and returns the function that unsubscribes it. Cheaper than `signal` (which is created on
+   * first access) for an invoker that only needs to cancel its in-flight work. Always set by the
+   * executor; optional for code that builds contexts itself.
+   */
+  readonly onStop?: (listener: () => void) => () => void;
+}
+
+/** What stops an attempt: an AbortSignal made on demand, and the cheap callback form of it. */
+export interface StopSource {
+  readonly signal: AbortSignal;
+  onStop(listener: () => void): () => void;
+}
+
+/** The StopSource of a plain AbortSignal (an already aborted one calls the listener right away, async). */
+export function stopSourceOf(signal: AbortSignal): StopSource {
+  return {
+    signal,
+    onStop(listener) {
+      if (signal.aborted) {
+        queueMicrotask(listener);
+        return () => undefined;
+      }
+      signal.addEventListener("abort", listener, { once: true });
+      return () => signal.removeEventListener("abort", listener);
+    },
+  };
 }
 
 export interface Invoker {

@@ -15,9 +15,52 @@ export function selectFields(
   endpoint: EndpointSpec,
   ids: readonly string[] | undefined,
   route: string,
-): FieldSpec[] {
-  if (ids === undefined) return defaultFields(endpoint.fields);
-  const byId = new Map(endpoint.fields.map((field) => [field.id, field]));
+): readonly FieldSpec[] {
+  const index = fieldIndexOf(endpoint);
+  if (ids === undefined) {
+    index.defaults ??= Object.freeze(defaultFields(endpoint.fields));
+    return index.defaults;
+  }
+  // The same selection is checked once per contract (bindings and plans repeat theirs on every call).
+  const key =
+    Array.isArray(ids) && ids.every((id) => typeof id === "string") ? ids.join("\u0000") : undefined;
+  const known = key === undefined ? undefined : index.selections.get(key);
+  if (known !== undefined) return known;
+  const selected = Object.freeze(checkSelection(index, ids, route));
+  if (key !== undefined) {
+    if (index.selections.size >= MAX_REMEMBERED_SELECTIONS) index.selections.clear();
+    index.selections.set(key, selected);
+  }
+  return selected;
+}
+
+/** Selections remembered per endpoint contract; past this many, the memory starts over. */
+const MAX_REMEMBERED_SELECTIONS = 64;
+
+interface FieldIndex {
+  readonly byId: ReadonlyMap<string, FieldSpec>;
+  readonly order: ReadonlyMap<string, number>;
+  readonly selections: Map<string, readonly FieldSpec[]>;
+  defaults?: readonly FieldSpec[];
+}
+
+const fieldIndexes = new WeakMap<EndpointSpec, FieldIndex>();
+
+function fieldIndexOf(endpoint: EndpointSpec): FieldIndex {
+  let index = fieldIndexes.get(endpoint);
+  if (index === undefined) {
+    index = {
+      byId: new Map(endpoint.fields.map((field) => [field.id, field])),
+      order: new Map(endpoint.fields.map((field, position) => [field.id, position])),
+      selections: new Map(),
+    };
+    fieldIndexes.set(endpoint, index);
+  }
+  return index;
+}
+
+function checkSelection(index: FieldIndex, ids: readonly string[], route: string): FieldSpec[] {
+  const byId = index.byId;
   const selected: FieldSpec[] = [];
   const seen = new Set<string>();
   for (const id of ids) {
@@ -52,7 +95,7 @@ export function selectFields(
     }
   }
   // Keep declaration order so results and types do not depend on argument order.
-  const order = new Map(endpoint.fields.map((field, index) => [field.id, index]));
+  const order = index.order;
   return selected.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
@@ -85,8 +128,7 @@ export function project(
   if (fields.length === 0) return declaresFields ? {} : structuredClone(raw);
   let out: unknown;
   for (const field of fields) {
-    const source = splitAtWildcards(field.path);
-    const target = splitAtWildcards(resultPathOf(field));
+    const { source, target } = chunksOf(field);
     if (source.length !== target.length) {
       throw new InvocationError(
         "UNIT_NORMALIZATION_FAILED",
@@ -100,6 +142,23 @@ export function project(
     out = place(raw, source, target, 0, out, field, route);
   }
   return out ?? {};
+}
+
+interface FieldChunks {
+  readonly source: string[][];
+  readonly target: string[][];
+}
+
+/** A field's source and result paths split at `*`, once per (frozen) FieldSpec. */
+const fieldChunks = new WeakMap<FieldSpec, FieldChunks>();
+
+function chunksOf(field: FieldSpec): FieldChunks {
+  let chunks = fieldChunks.get(field);
+  if (chunks === undefined) {
+    chunks = { source: splitAtWildcards(field.path), target: splitAtWildcards(resultPathOf(field)) };
+    fieldChunks.set(field, chunks);
+  }
+  return chunks;
 }
 
 function splitAtWildcards(path: readonly string[]): string[][] {
@@ -123,7 +182,7 @@ function place(
   const found = get(src, source[depth]!);
   if (found === MISSING) return dst;
   const last = depth === source.length - 1;
-  if (last) return set(dst, target[depth]!, normalize(structuredClone(found), field, route));
+  if (last) return set(dst, target[depth]!, normalize(copyOf(found), field, route));
   if (!Array.isArray(found)) return dst;
   const existing = get(dst, target[depth]!);
   const items: unknown[] = Array.isArray(existing) ? existing : found.map(() => undefined);
@@ -134,6 +193,11 @@ function place(
 }
 
 const MISSING = Symbol("missing");
+
+/** A fresh copy of a JSON value (primitives are values already). */
+function copyOf(value: unknown): unknown {
+  return value !== null && typeof value === "object" ? structuredClone(value) : value;
+}
 
 function get(value: unknown, path: readonly string[]): unknown {
   let current = value;

@@ -9,7 +9,7 @@ import { CallRefusedError, InvocationUnavailableError } from "../errors.js";
 import type { Executor } from "../executor.js";
 import type { ToolCall, ToolResult } from "../model.js";
 import { type AvailabilityMemory, cooldownReason } from "./availability.js";
-import { asSchemaRefusal, codeOf, eventMessage, prepareChecked } from "./errors.js";
+import { asSchemaRefusal, codeOf, eventMessage, recheckChecked } from "./errors.js";
 import type { PreflightedCall, PreflightedRoute } from "./fallback.js";
 import { type HookCallSnapshot, type ResolvedHooks, runHook, snapshot } from "./hooks.js";
 import { isTransient, isUnavailable, retryAfterMs } from "./retry.js";
@@ -62,7 +62,7 @@ export async function runLogicalCall(
         });
       }
       try {
-        const result = await runRoute(env, run, current.call, index, i > 0);
+        const result = await runRoute(env, run, current, index, i > 0);
         await run.emitter.emit("tool.end", {
           callIndex: index,
           tool: result.tool,
@@ -119,7 +119,7 @@ function exhaustedChain(planned: PreflightedCall, failures: readonly RouteFailur
 async function runRoute(
   env: CallEnvironment,
   run: RunState,
-  call: ToolCall,
+  planned: PreflightedRoute,
   index: number,
   fallback: boolean,
 ): Promise<ToolResult> {
@@ -127,7 +127,7 @@ async function runRoute(
   let prepared: PreparedCall | undefined;
   try {
     // The chain was preflighted; check again, local state may have changed since.
-    prepared = prepareChecked(env.executor, call);
+    prepared = recheckChecked(env.executor, planned.prepared);
     let route = prepared.route;
     env.availability.assertAvailable(prepared.call.tool, route);
     let waited = false;
@@ -151,7 +151,7 @@ async function runRoute(
       waited = true;
     }
     // After approval and hooks awaited, the current schema and binding are checked again.
-    if (waited) prepared = prepareChecked(env.executor, call);
+    if (waited) prepared = recheckChecked(env.executor, prepared);
     route = prepared.route;
     const retry = run.config.retry;
     for (;;) {
@@ -183,7 +183,7 @@ async function runRoute(
       try {
         // The tool.start emit awaited (trace store, stream consumer): check again right before the invoker.
         assertCurrent(env.executor, prepared);
-        const raw = await run.bound(env.executor.invoke(prepared, run.signal), route);
+        const raw = await run.bound(env.executor.invoke(prepared, run), route);
         try {
           result = env.executor.finish(prepared, raw, attempts);
         } catch (error) {
@@ -234,7 +234,7 @@ async function runRoute(
  * call was prepared is STALE_BINDING too.
  */
 export function assertCurrent(executor: Executor, prepared: PreparedCall): void {
-  const current = prepareChecked(executor, prepared.call);
+  const current = recheckChecked(executor, prepared);
   if (current.binding.invoker !== prepared.binding.invoker) {
     throw new CallRefusedError(
       "STALE_BINDING",

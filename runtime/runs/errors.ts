@@ -118,3 +118,12 @@ export function prepareChecked(executor: Executor, call: ToolCall): PreparedCall
     throw asSchemaRefusal(error, "input", `${String(call.tool)}.${String(call.endpoint)}`);
   }
 }
+
+/** `executor.recheck` of a call prepared earlier, with the same refusal mapping as prepareChecked. */
+export function recheckChecked(executor: Executor, prepared: PreparedCall): PreparedCall {
+  try {
+    return executor.recheck(prepared);
+  } catch (error) {
+    throw asSchemaRefusal(error, "input", prepared.route);
+  }
+}

@@ -4,19 +4,22 @@
  * (approval, hooks, invocation, backoff) is bounded by it through `bound` and `sleep`.
  */
 import { CallRefusedError, type SchemaRouterError } from "../errors.js";
+import type { StopSource } from "../invoker.js";
 import { BudgetLedger, exceeded } from "./budget.js";
 import type { ResolvedRunConfig } from "./config.js";
 import { RunEmitter, type RunEventListener } from "./emitter.js";
 
 const clock = () => performance.now();
 
-export class RunState {
+export class RunState implements StopSource {
   readonly ledger: BudgetLedger;
   readonly emitter: RunEmitter;
-  readonly signal: AbortSignal;
-  readonly #controller = new AbortController();
+  #controller: AbortController | undefined;
   #stop: SchemaRouterError | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Notified once when the run stops; a Set, so subscribing costs no AbortSignal per step. */
+  readonly #listeners = new Set<() => void>();
+  readonly #onCallerAbort: (() => void) | undefined;
 
   constructor(
     readonly config: ResolvedRunConfig,
@@ -24,10 +27,10 @@ export class RunState {
   ) {
     this.ledger = new BudgetLedger(config.budget, clock);
     this.emitter = new RunEmitter(config.runId, config.traceStore, listener);
-    this.signal =
-      config.signal === undefined
-        ? this.#controller.signal
-        : AbortSignal.any([this.#controller.signal, config.signal]);
+    if (config.signal !== undefined) {
+      this.#onCallerAbort = () => this.#stopped();
+      config.signal.addEventListener("abort", this.#onCallerAbort, { once: true });
+    }
     const max = config.budget?.maxWallClockMs;
     if (max !== undefined) {
       // Ref'd on purpose (the run is waiting on it); dispose() clears it when the run ends.
@@ -39,10 +42,41 @@ export class RunState {
     return this.config.runId;
   }
 
+  /**
+   * Aborted when the run stops (deadline, caller abort or cancel), with the stop error as reason.
+   * Made on first use: most calls never need an AbortSignal (see onStop).
+   */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      const stop = this.stopError();
+      if (stop !== undefined) this.#controller.abort(stop);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Calls `listener` once when the run stops; returns the unsubscribe function. */
+  onStop(listener: () => void): () => void {
+    if (this.stopError() !== undefined) {
+      queueMicrotask(listener);
+      return () => undefined;
+    }
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Stops the run: every bounded step rejects with `reason` (the first reason wins). */
   cancel(reason: SchemaRouterError): void {
     this.#stop ??= reason;
-    this.#controller.abort(this.#stop);
+    this.#stopped();
+  }
+
+  #stopped(): void {
+    const stop = this.stopError();
+    if (stop !== undefined) this.#controller?.abort(stop);
+    const listeners = [...this.#listeners];
+    this.#listeners.clear();
+    for (const listener of listeners) listener();
   }
 
   /** The error that stopped the run, if it was stopped (deadline, caller abort or cancel). */
@@ -78,15 +112,14 @@ export class RunState {
       return Promise.reject(stop);
     }
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.stopError(route));
-      this.signal.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = this.onStop(() => reject(this.stopError(route)));
       promise.then(
         (value) => {
-          this.signal.removeEventListener("abort", onAbort);
+          unsubscribe();
           resolve(value);
         },
         (error: unknown) => {
-          this.signal.removeEventListener("abort", onAbort);
+          unsubscribe();
           reject(error);
         },
       );
@@ -104,5 +137,7 @@ export class RunState {
 
   dispose(): void {
     clearTimeout(this.#timer);
+    if (this.#onCallerAbort !== undefined)
+      this.config.signal?.removeEventListener("abort", this.#onCallerAbort);
   }
 }

@@ -5,6 +5,7 @@
  * accept only flat plans whose calls all preflight as explicitly read-only, and share one budget and
  * one concurrency bound. `stream` exposes the same run as an async iterator of its events.
  */
+import { detachArguments } from "../checks.js";
 import { CallRefusedError } from "../errors.js";
 import type { RunEvent } from "../events.js";
 import type { ToolCall, ToolResult } from "../model.js";
@@ -175,7 +176,7 @@ function detachCall(call: GovernedCall, index: number): GovernedCall {
   const copy = (value: ToolCall, where: string): ToolCall => {
     let args: Readonly<Record<string, unknown>>;
     try {
-      args = structuredClone(value.arguments ?? {});
+      args = detachArguments(value.arguments);
     } catch (error) {
       throw new CallRefusedError(
         "INPUT_SCHEMA_VIOLATION",

@@ -5,12 +5,12 @@
  * decoding (seed findings 9 and 15).
  */
 import type { Dispatcher } from "undici";
-import { CallRefusedError, InvocationError, InvocationUnavailableError } from "../errors.js";
-import type { InvocationContext, Invoker } from "../invoker.js";
+import { CallRefusedError, InvocationError } from "../errors.js";
+import { type InvocationContext, type Invoker, stopSourceOf } from "../invoker.js";
 import type { EndpointSpec, ParameterSpec } from "../model.js";
-import { readBounded, readPrefix } from "./bounded-read.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { isSensitiveHeader } from "./headers.js";
+import { exchange } from "./http-exchange.js";
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -53,7 +53,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   // The option is an undici Dispatcher (DispatcherLike is its public name).
   const dispatcher = options.dispatcher as Dispatcher | undefined;
   // undici is loaded on the first request, not when the runtime is imported (cold start).
-  let undici: Promise<typeof import("undici")> | undefined;
+  let undici: typeof import("undici") | undefined;
   return {
     async invoke(context: InvocationContext): Promise<unknown> {
       const { endpoint } = context;
@@ -101,34 +101,22 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
         }
       }
       Object.assign(headers, trusted);
-      const deadline = AbortSignal.timeout(timeoutMs);
-      const signal = AbortSignal.any([context.signal, deadline]);
-      let response: Dispatcher.ResponseData;
-      try {
-        undici ??= import("undici");
-        const { request } = await undici;
-        response = await request(url, {
-          method: execution.method.toUpperCase() as Dispatcher.HttpMethod,
-          headers,
-          body: body ?? null,
-          signal,
-          ...(dispatcher ? { dispatcher } : {}),
-        });
-      } catch (error) {
-        const timedOut = deadline.aborted;
-        throw new InvocationUnavailableError(
-          `${route}: request to ${base.origin} ${timedOut ? `timed out after ${timeoutMs} ms` : `failed (${describe(error)})`}.`,
-          {
-            route,
-            origin: base.origin,
-            reason: timedOut ? "timeout" : "connection",
-          },
-          { cause: error },
-        );
-      }
-      const status = response.statusCode;
+      undici ??= await import("undici");
+      const response = await exchange(
+        dispatcher ?? undici.getGlobalDispatcher(),
+        { origin: base.origin, path: url, method: execution.method.toUpperCase(), headers, body },
+        {
+          route,
+          timeoutMs,
+          maxBytes,
+          errorBytes: ERROR_DETAIL_BYTES,
+          successStatus: execution.successStatus,
+          head: execution.method === "head",
+        },
+        context.onStop ?? stopSourceOf(context.signal).onStop,
+      );
+      const status = response.status;
       if (status >= 300 && status < 400) {
-        await response.body.dump().catch(() => undefined);
         throw new InvocationError(
           "TRANSPORT_REFUSED",
           `${route}: the server answered a redirect (${status}); redirects are not followed.`,
@@ -138,30 +126,18 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
           },
         );
       }
-      if (
-        !execution.successStatus.includes(status) &&
-        !(status >= 200 && status < 300 && execution.successStatus.length === 0)
-      ) {
+      if (!response.success) {
         // The status decides: an error body is only sampled (bounded), never a reason for another code.
-        const detail = (await readPrefix(response.body, ERROR_DETAIL_BYTES)).slice(0, 500);
+        const detail = response.body.slice(0, 500);
         const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
         const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
         throw new InvocationError("HTTP_STATUS", message, details, {
           retryable: RETRYABLE_STATUS.has(status),
         });
       }
-      // A HEAD response declares the length of a body it never sends.
-      const contentLength = execution.method === "head" ? undefined : response.headers["content-length"];
-      const text = await readBounded(
-        response.body,
-        maxBytes,
-        typeof contentLength === "string" ? contentLength : undefined,
-        route,
-        signal,
-      );
-      if (text.length === 0) return null;
+      if (response.body.length === 0) return null;
       try {
-        return JSON.parse(text) as unknown;
+        return JSON.parse(response.body) as unknown;
       } catch (error) {
         throw new InvocationError(
           "RESPONSE_NOT_JSON",
@@ -257,7 +233,8 @@ function buildUrl(
     else url.searchParams.append(name, scalar(value));
   }
   for (const [name, value] of trustedQuery) url.searchParams.append(name, value);
-  return url.toString();
+  // The dispatcher takes the origin apart from the path: send the normalized, confined path.
+  return url.pathname + url.search;
 }
 
 /** Checks the binding's trusted query parameters: non-empty names, string values. */
@@ -314,12 +291,4 @@ function normalizeHeaders(headers: Readonly<Record<string, string>>): Record<str
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "string" ? `${error.name} ${code}` : error.name;
-  }
-  return "unknown error";
 }
