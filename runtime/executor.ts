@@ -7,8 +7,8 @@
  */
 import { ContractSchemas, checkIdentity, type PreparedCall, prepareCall } from "./checks.js";
 import { CallRefusedError, InvocationError, isSchemaRouterError, SchemaRouterError } from "./errors.js";
-import { type Binding, type StopSource, stopSourceOf } from "./invoker.js";
-import type { ToolCall, ToolResult } from "./model.js";
+import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
+import type { EndpointSpec, FieldSpec, ToolCall, ToolResult, ToolSpec } from "./model.js";
 import type { ExecutionPolicy } from "./policy.js";
 import { project } from "./projection.js";
 import { deepFreeze, type Registry } from "./registry.js";
@@ -96,17 +96,7 @@ export class Executor {
   async invoke(prepared: PreparedCall, stop: AbortSignal | StopSource): Promise<unknown> {
     const source = stop instanceof AbortSignal ? stopSourceOf(stop) : stop;
     try {
-      return await prepared.binding.invoker.invoke({
-        call: prepared.call,
-        tool: prepared.registered.tool,
-        endpoint: prepared.endpoint,
-        selectedFields: prepared.fields,
-        // Read on demand: an AbortSignal is only made for an invoker that asks for one.
-        get signal() {
-          return source.signal;
-        },
-        onStop: (listener) => source.onStop(listener),
-      });
+      return await prepared.binding.invoker.invoke(new AttemptContext(prepared, source));
     } catch (error) {
       if (isSchemaRouterError(error)) throw error;
       throw new InvocationError(
@@ -224,4 +214,27 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, signal?: AbortSi
       },
     );
   });
+}
+
+/** The InvocationContext of one attempt; its AbortSignal is made only if the invoker reads it. */
+class AttemptContext implements InvocationContext {
+  readonly call: ToolCall;
+  readonly tool: ToolSpec;
+  readonly endpoint: EndpointSpec;
+  readonly selectedFields: readonly FieldSpec[];
+  readonly onStop: (listener: () => void) => () => void;
+  readonly #source: StopSource;
+
+  constructor(prepared: PreparedCall, source: StopSource) {
+    this.call = prepared.call;
+    this.tool = prepared.registered.tool;
+    this.endpoint = prepared.endpoint;
+    this.selectedFields = prepared.fields;
+    this.#source = source;
+    this.onStop = (listener) => source.onStop(listener);
+  }
+
+  get signal(): AbortSignal {
+    return this.#source.signal;
+  }
 }

@@ -228,9 +228,15 @@ function set(container: unknown, path: readonly string[], value: unknown): unkno
   return root;
 }
 
-/** Own, enumerable data property: never an accessor on a prototype (a `__proto__` key stays data). */
+/**
+ * Own, enumerable data property: never an accessor on a prototype (a `__proto__` key stays data).
+ * Targets are plain objects made here, and `__proto__` is Object.prototype's only accessor, so every
+ * other key is a plain assignment.
+ */
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else target[key] = value;
 }
 
 function normalize(value: unknown, field: FieldSpec, route: string): unknown {

@@ -7,7 +7,7 @@
 import type { PreparedCall } from "../checks.js";
 import { CallRefusedError, InvocationUnavailableError } from "../errors.js";
 import type { Executor } from "../executor.js";
-import type { ToolCall, ToolResult } from "../model.js";
+import type { ToolResult } from "../model.js";
 import { type AvailabilityMemory, cooldownReason } from "./availability.js";
 import { asSchemaRefusal, codeOf, eventMessage, recheckChecked } from "./errors.js";
 import type { PreflightedCall, PreflightedRoute } from "./fallback.js";
@@ -63,15 +63,17 @@ export async function runLogicalCall(
       }
       try {
         const result = await runRoute(env, run, current, index, i > 0);
-        await run.emitter.emit("tool.end", {
-          callIndex: index,
-          tool: result.tool,
-          endpoint: result.endpoint,
-          attempts: result.attempts,
-          durationMs: performance.now() - started,
-          fields: [...result.fields],
-          ...(run.config.includePayloads ? { result: jsonCopy(result.data) } : {}),
-        });
+        if (run.emitter.observed) {
+          await run.emitter.emit("tool.end", {
+            callIndex: index,
+            tool: result.tool,
+            endpoint: result.endpoint,
+            attempts: result.attempts,
+            durationMs: performance.now() - started,
+            fields: [...result.fields],
+            ...(run.config.includePayloads ? { result: jsonCopy(result.data) } : {}),
+          });
+        }
         return result;
       } catch (error) {
         if (!(error instanceof RouteFailure)) throw new RouteFailure(error, 0, false);
@@ -170,15 +172,17 @@ async function runRoute(
         route,
       );
       attempts++;
-      await run.emitter.emit("tool.start", {
-        callIndex: index,
-        tool: prepared.call.tool,
-        endpoint: prepared.call.endpoint,
-        endpointFingerprint: prepared.call.endpointFingerprint,
-        toolFingerprint: prepared.call.toolFingerprint,
-        attempt: attempts,
-        ...(run.config.includePayloads ? { arguments: jsonCopy(prepared.call.arguments) } : {}),
-      });
+      if (run.emitter.observed) {
+        await run.emitter.emit("tool.start", {
+          callIndex: index,
+          tool: prepared.call.tool,
+          endpoint: prepared.call.endpoint,
+          endpointFingerprint: prepared.call.endpointFingerprint,
+          toolFingerprint: prepared.call.toolFingerprint,
+          attempt: attempts,
+          ...(run.config.includePayloads ? { arguments: jsonCopy(prepared.call.arguments) } : {}),
+        });
+      }
       let result: ToolResult;
       try {
         // The tool.start emit awaited (trace store, stream consumer): check again right before the invoker.

@@ -69,8 +69,13 @@ const KEYS = [
 const isName = (value: unknown): value is string =>
   typeof value === "string" && value.length > 0 && value.length <= MAX_NAME;
 
+const NO_TAGS: readonly string[] = Object.freeze([]);
+const NO_METADATA: Readonly<Record<string, string>> = Object.freeze({});
+
 export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
   const owner = "RunConfig";
+  // The common case on every call's path (router.call(call) with no config): defaults, nothing to check.
+  if (isEmptyObject(config)) return defaultRunConfig();
   assertOptionKeys(owner, config, KEYS);
   if (config.runId !== undefined && !isName(config.runId)) {
     throw configInvalid(`${owner}: runId must be a non-empty string of at most ${MAX_NAME} characters.`, {
@@ -135,5 +140,30 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
     signal: config.signal,
     includePayloads: config.includePayloads === true,
     traceStore: store,
+  });
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
+
+/** What an empty RunConfig resolves to (the full path gives the same, key for key). */
+function defaultRunConfig(): ResolvedRunConfig {
+  return Object.freeze({
+    runId: randomUUID(),
+    tags: NO_TAGS,
+    metadata: NO_METADATA,
+    mode: "sequential",
+    concurrency: DEFAULT_CONCURRENCY,
+    retry: RetryPolicy.NONE,
+    budget: undefined,
+    signal: undefined,
+    includePayloads: false,
+    traceStore: undefined,
   });
 }

@@ -23,6 +23,14 @@ export class RunEmitter {
     private readonly listener: RunEventListener | undefined,
   ) {}
 
+  /**
+   * True when something receives the events (a trace store or a stream). When false, `emit` does
+   * nothing, so callers skip building event payloads on every call's path.
+   */
+  get observed(): boolean {
+    return this.store !== undefined || this.listener !== undefined;
+  }
+
   /** True once a terminal event (run.end / run.error) was delivered. */
   get terminal(): boolean {
     return this.#terminal;

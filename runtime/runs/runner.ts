@@ -53,11 +53,14 @@ export class GovernedRunner {
       detached = { error };
     }
     try {
-      await run.emitter.emit("run.start", { tags: [...resolved.tags], metadata: { ...resolved.metadata } });
+      const observed = run.emitter.observed;
+      if (observed)
+        await run.emitter.emit("run.start", { tags: [...resolved.tags], metadata: { ...resolved.metadata } });
       if ("error" in detached) throw detached.error;
       const calls = detached.calls;
       const planned: PreflightedCall[] = [];
-      for (const [index, call] of calls.entries()) {
+      for (let index = 0; index < calls.length; index++) {
+        const call = calls[index]!;
         try {
           run.throwIfStopped();
           const item = preflightCall(env.executor, call, index);
@@ -68,12 +71,13 @@ export class GovernedRunner {
           throw error;
         }
       }
-      await run.emitter.emit("plan.end", { calls: planned.length });
+      if (observed) await run.emitter.emit("plan.end", { calls: planned.length });
       const results =
         mode === "parallelReadOnly"
           ? await runParallel(env, run, planned)
           : await runSequential(env, run, planned);
-      await run.emitter.emit("run.end", { calls: planned.length, durationMs: performance.now() - started });
+      if (observed)
+        await run.emitter.emit("run.end", { calls: planned.length, durationMs: performance.now() - started });
       return results;
     } catch (error) {
       if (!run.emitter.terminal) {
