@@ -5,7 +5,7 @@
  * and projection) are the steps the governed runner (runtime/runs) composes with budgets, retries,
  * availability, hooks and fallback.
  */
-import { ContractSchemas, checkIdentity, type PreparedCall, prepareCall } from "./checks.js";
+import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
 import { CallRefusedError, InvocationError, isSchemaRouterError, SchemaRouterError } from "./errors.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { EndpointSpec, FieldSpec, ToolCall, ToolResult, ToolSpec } from "./model.js";
@@ -78,11 +78,11 @@ export class Executor {
    */
   recheck(prepared: PreparedCall): PreparedCall {
     const { registry, bindings } = this.state();
-    const current = checkIdentity(prepared.call, registry, bindings);
+    const registered = registry.get(prepared.call.tool);
     if (
-      current.registered === prepared.registered &&
-      current.endpoint === prepared.endpoint &&
-      current.binding === prepared.binding
+      registered === prepared.registered &&
+      registered.endpoints.get(prepared.call.endpoint) === prepared.endpoint &&
+      bindings.get(prepared.call.tool) === prepared.binding
     ) {
       return prepared;
     }

@@ -145,10 +145,7 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
 
 function isEmptyObject(value: unknown): boolean {
   return (
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    Object.keys(value).length === 0
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0
   );
 }
 
