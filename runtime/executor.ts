@@ -93,11 +93,9 @@ export class Executor {
    * One transport attempt. Anything but a SchemaRouterError the invoker throws becomes TOOL_ERROR.
    * The invoker gets the prepared call itself: it is frozen, arguments included (copy before changing).
    */
-  async invoke(prepared: PreparedCall, stop: AbortSignal | StopSource): Promise<unknown> {
+  invoke(prepared: PreparedCall, stop: AbortSignal | StopSource): Promise<unknown> {
     const source = stop instanceof AbortSignal ? stopSourceOf(stop) : stop;
-    try {
-      return await prepared.binding.invoker.invoke(new AttemptContext(prepared, source));
-    } catch (error) {
+    const failed = (error: unknown): never => {
       if (isSchemaRouterError(error)) throw error;
       throw new InvocationError(
         "TOOL_ERROR",
@@ -105,7 +103,15 @@ export class Executor {
         { route: prepared.route },
         { cause: error },
       );
+    };
+    // Not async: the invoker's own promise is chained once (a synchronous throw is mapped the same).
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(prepared.binding.invoker.invoke(new AttemptContext(prepared, source)));
+    } catch (error) {
+      return Promise.reject(error).catch(failed);
     }
+    return pending.catch(failed);
   }
 
   /** Validates the raw output against the locked schema, then projects to the selected fields. */

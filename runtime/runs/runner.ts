@@ -75,7 +75,9 @@ export class GovernedRunner {
       const results =
         mode === "parallelReadOnly"
           ? await runParallel(env, run, planned)
-          : await runSequential(env, run, planned);
+          : planned.length === 1
+            ? [await runLogicalCall(env, run, planned[0]!)]
+            : await runSequential(env, run, planned);
       if (observed)
         await run.emitter.emit("run.end", { calls: planned.length, durationMs: performance.now() - started });
       return results;
