@@ -1,7 +1,9 @@
 /**
  * Benchmark 4: runtime cold start. In a fresh process per run: import the runtime and load + verify
  * the GitHub REST artifact (about 1,200 endpoints) against its lockfile. Reports the load time, the
- * time including the import, the process wall time and its peak RSS.
+ * time including the import, the process wall time and its peak RSS; then, in separate processes,
+ * the first call and the first retrieval after a load (which pay for parsing and verifying the
+ * endpoints they use).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,8 +32,14 @@ export async function benchColdStart({ runs }) {
     const inner = JSON.parse(result.stdout);
     if (run > 0) samples.push({ ...inner, wallMs: result.wallMs, maxRssMb: result.maxRssMb });
   }
+  const firstUse = [];
+  for (let run = 0; run < runs; run++) {
+    firstUse.push(JSON.parse((await runNode(CHILD, [RUNTIME, dir, "first-use"])).stdout));
+  }
   const of = (key) => summarize(samples.map((sample) => sample[key]));
   return {
+    firstCallMs: summarize(firstUse.map((sample) => sample.firstCallMs)),
+    firstRetrieveMs: summarize(firstUse.map((sample) => sample.firstRetrieveMs)),
     endpoints: samples[0].endpoints,
     loadMs: of("loadMs"),
     importPlusLoadMs: summarize(samples.map((sample) => sample.importMs + sample.loadMs)),

@@ -151,6 +151,22 @@ if (results.cold) {
       "< 80 MB",
       verdict(c.maxRssMb.median < 80),
     ],
+    [
+      "4. first call after load (verifies its endpoint), ms",
+      spread(c.firstCallMs),
+      "—",
+      `${fmt(c.firstCallMs.median)} ms`,
+      "(info)",
+      "",
+    ],
+    [
+      "4. first retrieve after load (verifies every endpoint), ms",
+      spread(c.firstRetrieveMs),
+      "—",
+      `${fmt(c.firstRetrieveMs.median)} ms`,
+      "(info)",
+      "",
+    ],
   );
 }
 if (results.call) {

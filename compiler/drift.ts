@@ -26,7 +26,8 @@ export async function checkDrift(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<DriftResult> {
   const config = await loadConfig(configPath);
-  const locked = await loadCatalog({ lockfile: config.lockfile });
+  // Every locked contract is compared, so every one is verified now.
+  const locked = await loadCatalog({ lockfile: config.lockfile, verify: "full" });
   const context: SourceContext = { cwd: config.dir, env, allowInsecureHttp: config.allowInsecureHttp };
   const fresh = [];
   for (const [name, source] of Object.entries(config.sources).sort(([a], [b]) =>

@@ -9,7 +9,7 @@ export async function inspectLock(
   route: string | undefined,
   json: boolean,
 ): Promise<string> {
-  const { registry } = await loadCatalog({ lockfile });
+  const { registry } = await loadCatalog({ lockfile, verify: "full" });
   if (route !== undefined) {
     const dot = route.indexOf(".");
     const registered = registry.get(route.slice(0, dot));

@@ -5,10 +5,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { type Artifact, parseArtifact } from "../runtime/artifact.js";
+import type { Artifact } from "../runtime/artifact.js";
 import { LoadError } from "../runtime/errors.js";
 import { sha256 } from "../runtime/fingerprint.js";
 import { type Lockfile, parseLockfile } from "../runtime/lockfile.js";
+import { readAnyArtifact } from "./artifact-legacy.js";
 import { type ComparisonReport, compareLocks, type SourceSnapshot, sourceSnapshotOf } from "./compare.js";
 
 export interface DriftResult {
@@ -53,7 +54,7 @@ export function readLockState(lockfilePath: string): LockState {
         reason: "artifact-digest",
       });
     }
-    return parseArtifact(bytes.toString("utf8"), path);
+    return readAnyArtifact(bytes, path);
   });
   return { lock, artifacts };
 }
@@ -85,7 +86,7 @@ export function readLockStateAtRevision(lockfilePath: string, ref: string): Lock
   const lock = parseLockfile(show(lockfilePath), `${ref}:${lockfilePath}`);
   const artifacts = Object.values(lock.sources).map((source) => {
     const path = resolve(cwd, source.artifact.path);
-    return parseArtifact(show(path), `${ref}:${path}`);
+    return readAnyArtifact(show(path), `${ref}:${path}`);
   });
   return { lock, artifacts };
 }

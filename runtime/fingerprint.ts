@@ -177,7 +177,16 @@ export interface KnownCanonical {
   readonly digests?: ReadonlyMap<string, string>;
   /** Canonical JSON of each endpoint's contract (the endpoint without `metadata`), by endpoint. */
   readonly contracts?: WeakMap<object, string>;
+  /**
+   * The bytes of each definition's canonical text as stored (an artifact file), undefined for an
+   * unknown name. When given, digests and references are read off these bytes, never off `defs`, so
+   * no definition is parsed to fingerprint an endpoint, and a digest is always over the bytes a
+   * parse would read.
+   */
+  readonly canonicalBytes?: (name: string) => Uint8Array | undefined;
 }
+
+const utf8 = new TextDecoder();
 
 /**
  * Shared definitions of one artifact, with memoized per-definition digests and reference closures,
@@ -188,6 +197,7 @@ export class DefinitionSet {
   private readonly digests = new Map<string, string>();
   private readonly direct = new Map<string, Set<string>>();
   private readonly contracts: WeakMap<object, string> | undefined;
+  private readonly bytesOf: ((name: string) => Uint8Array | undefined) | undefined;
 
   /**
    * `known`: canonical serializations a caller already made (the compiler, while writing the
@@ -197,6 +207,7 @@ export class DefinitionSet {
     this.defs = defs;
     for (const [name, digest] of known.digests ?? []) this.digests.set(name, digest);
     this.contracts = known.contracts;
+    this.bytesOf = known.canonicalBytes;
   }
 
   /** Canonical JSON of `contract`, the contract of `endpoint` (known, or serialized now). */
@@ -207,11 +218,19 @@ export class DefinitionSet {
   digestOf(name: string): string {
     let digest = this.digests.get(name);
     if (digest === undefined) {
-      const def = this.defs[name];
-      if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
-      // One serialization gives both the digest and the direct references.
-      const text = canonicalJson(def);
-      digest = sha256(text);
+      let text: string;
+      if (this.bytesOf !== undefined) {
+        const bytes = this.bytesOf(name);
+        if (bytes === undefined) throw new TypeError(`unknown shared definition "${name}"`);
+        digest = sha256(bytes);
+        text = utf8.decode(bytes);
+      } else {
+        const def = this.defs[name];
+        if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
+        // One serialization gives both the digest and the direct references.
+        text = canonicalJson(def);
+        digest = sha256(text);
+      }
       this.digests.set(name, digest);
       if (!this.direct.has(name)) this.direct.set(name, directDefRefsInText(text));
     }
@@ -241,10 +260,12 @@ export class DefinitionSet {
   private directRefsOf(name: string): Set<string> {
     let refs = this.direct.get(name);
     if (refs === undefined) {
-      const def = this.defs[name];
-      if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
-      if (this.digests.has(name)) refs = directDefRefs(def);
-      else {
+      // Known digests (the compiler's) come without references: walk the definition for those.
+      if (this.bytesOf === undefined && this.digests.has(name)) {
+        const def = this.defs[name];
+        if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
+        refs = directDefRefs(def);
+      } else {
         this.digestOf(name);
         refs = this.direct.get(name)!;
       }
@@ -264,17 +285,28 @@ export function endpointContract(endpoint: EndpointSpec): Omit<EndpointSpec, "me
 
 export function endpointFingerprint(endpoint: EndpointSpec, defs: DefinitionSet = EMPTY_DEFS): string {
   const contract = endpointContract(endpoint);
-  // digestJson({ endpoint: contract, $defs: { [name]: digest } }), assembled from its parts: the
-  // closure is sorted in code-unit order, and "$defs" sorts before "endpoint".
   // The contract's references are read off its canonical text (one serialization, no second walk).
   const text = defs.contractText(endpoint, contract);
-  const used = defs.closureOf(directDefRefsInText(text));
+  return contractFingerprint([text], directDefRefsInText(text), defs);
+}
+
+/**
+ * The endpoint fingerprint from the contract's canonical text (in pieces, as strings or bytes) and
+ * the definitions it references directly: digestJson({ endpoint: contract, $defs: { [name]: digest } })
+ * assembled from its parts (the closure is sorted in code-unit order, and "$defs" sorts before
+ * "endpoint"), hashed without building a copy of the contract.
+ */
+export function contractFingerprint(
+  pieces: readonly (string | Uint8Array)[],
+  refs: Iterable<string>,
+  defs: DefinitionSet,
+): string {
   let map = "";
-  for (const name of used)
+  for (const name of defs.closureOf(refs))
     map += `${map === "" ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(defs.digestOf(name))}`;
-  // Hashed in parts: the same bytes as the joined text, without building a copy of the contract.
-  const hash = createHash("sha256").update(`{"$defs":{${map}},"endpoint":`).update(text).update("}");
-  return `sha256:${hash.digest("hex")}`;
+  const hash = createHash("sha256").update(`{"$defs":{${map}},"endpoint":`);
+  for (const piece of pieces) hash.update(piece);
+  return `sha256:${hash.update("}").digest("hex")}`;
 }
 
 export function toolFingerprint(tool: ToolSpec, endpointFingerprints: readonly string[]): string {

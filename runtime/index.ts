@@ -33,6 +33,7 @@ export {
   toolFingerprint,
 } from "./fingerprint.js";
 export type { Binding, InvocationContext, Invoker } from "./invoker.js";
+export type { VerifyMode } from "./load.js";
 export { LOCKFILE_VERSION, type Lockfile } from "./lockfile.js";
 export { mcpRemoteDigest } from "./mcp-digest.js";
 export type {

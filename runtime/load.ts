@@ -1,25 +1,46 @@
 /**
- * Loads `schemarouter.lock.json` and the artifacts it pins, verifies every digest and fingerprint, and
- * builds the frozen Registry. Any mismatch refuses the whole load: nothing drifted is registered.
+ * Loads `schemarouter.lock.json` and the artifacts it pins and builds the frozen Registry.
+ *
+ * Verified at load, for every source: the artifact file's SHA-256 against the lockfile (this pins the
+ * exact bytes, hence the layout), its line layout and self-digest, its source name, kind and document
+ * digest, the tool and endpoint entries (names, effects, order, remote digests, remote flags) against
+ * the lock, and every tool fingerprint, recomputed from the tool's contract and the locked endpoint
+ * fingerprints. Each endpoint's own contract is verified on its first use (see locked-tool.ts), or
+ * at load with `verify: "full"`. Any mismatch refuses: nothing drifted is ever used.
  */
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { type Artifact, parseArtifact } from "./artifact.js";
+import type { Artifact } from "./artifact.js";
+import { type ArtifactLayout, readArtifactLayout } from "./artifact-layout.js";
+import { artifactDefinitions } from "./artifact-read.js";
 import { LoadError } from "./errors.js";
-import { sha256 } from "./fingerprint.js";
+import { type DefinitionSet, sha256 } from "./fingerprint.js";
+import { lockMismatch, registerLockedTool } from "./locked-tool.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "./lockfile.js";
-import { type RegisteredTool, Registry, registerTool } from "./registry.js";
+import { deepFreeze, type RegisteredTool, Registry } from "./registry.js";
+
+/**
+ * When each endpoint contract is checked against its locked fingerprint:
+ * - `"first-use"` (default): when the endpoint is first used (retrieved, planned, validated, called,
+ *   inspected); a drifted endpoint fails then with LOCK_MISMATCH, the others keep working;
+ * - `"full"`: every endpoint and shared definition is parsed and verified during load (CI, or a
+ *   process that prefers to fail at start-up).
+ */
+export type VerifyMode = "first-use" | "full";
 
 export interface LoadOptions {
   /** Project root holding `schemarouter.lock.json` (default: process.cwd()). */
   readonly root?: string;
   /** Explicit lockfile path (overrides `root`). */
   readonly lockfile?: string;
+  /** When endpoint contracts are verified (default `"first-use"`). */
+  readonly verify?: VerifyMode;
 }
 
 export interface LoadedCatalog {
   readonly lockfilePath: string;
   readonly lock: Lockfile;
+  /** The artifacts; `$defs` and the tools' endpoints are parsed (and verified) on first access. */
   readonly artifacts: ReadonlyMap<string, Artifact>;
   readonly registry: Registry;
 }
@@ -28,6 +49,10 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   const lockfilePath = resolve(
     options.lockfile ?? resolve(options.root ?? process.cwd(), "schemarouter.lock.json"),
   );
+  const verify = options.verify ?? "first-use";
+  if (verify !== "first-use" && verify !== "full") {
+    throw new TypeError(`SchemaRouter.load: verify must be "first-use" or "full", not ${String(verify)}.`);
+  }
   let text: string;
   try {
     text = await readFile(lockfilePath, "utf8");
@@ -45,15 +70,25 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   for (const [name, locked] of Object.entries(lock.sources).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   )) {
-    const artifact = await readVerifiedArtifact(name, locked, dirname(lockfilePath));
-    artifacts.set(name, artifact);
-    tools.push(...verifyTools(name, locked, artifact));
+    const path = resolve(dirname(lockfilePath), locked.artifact.path);
+    const layout = await readVerifiedLayout(name, locked, path);
+    const defs = artifactDefinitions(layout, path);
+    const registered = registerTools(name, locked, layout, defs, path, verify === "full");
+    tools.push(...registered);
+    // The skeleton completed with the lazy definitions and tools: the same value as the file.
+    artifacts.set(
+      name,
+      deepFreeze({
+        ...layout.skeleton,
+        $defs: defs.defs,
+        tools: Object.freeze(registered.map((tool) => tool.tool)),
+      }),
+    );
   }
   return { lockfilePath, lock, artifacts, registry: new Registry(tools) };
 }
 
-async function readVerifiedArtifact(name: string, locked: LockedSource, baseDir: string): Promise<Artifact> {
-  const path = resolve(baseDir, locked.artifact.path);
+async function readVerifiedLayout(name: string, locked: LockedSource, path: string): Promise<ArtifactLayout> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -67,106 +102,65 @@ async function readVerifiedArtifact(name: string, locked: LockedSource, baseDir:
   }
   const digest = sha256(bytes);
   if (digest !== locked.artifact.digest) {
-    throw mismatch(
+    throw lockMismatch(
       name,
       "artifact-digest",
       `artifact ${locked.artifact.path} does not match the lockfile digest`,
-      {
-        expected: locked.artifact.digest,
-        actual: digest,
-      },
+      { expected: locked.artifact.digest, actual: digest },
     );
   }
-  const artifact = parseArtifact(bytes.toString("utf8"), path);
-  if (artifact.source.name !== name || artifact.source.kind !== locked.kind) {
-    throw mismatch(name, "artifact-source", `artifact ${locked.artifact.path} describes another source`, {
-      artifactSource: artifact.source.name,
+  const layout = readArtifactLayout(bytes, path);
+  const source = layout.skeleton.source;
+  if (source.name !== name || source.kind !== locked.kind) {
+    throw lockMismatch(name, "artifact-source", `artifact ${locked.artifact.path} describes another source`, {
+      artifactSource: source.name,
     });
   }
-  if (artifact.source.documentDigest !== locked.documentDigest) {
-    throw mismatch(
+  if (source.documentDigest !== locked.documentDigest) {
+    throw lockMismatch(
       name,
       "document-digest",
       "the artifact was compiled from another document than the lockfile pins",
     );
   }
-  return artifact;
+  return layout;
 }
 
-function verifyTools(name: string, locked: LockedSource, artifact: Artifact): RegisteredTool[] {
+function registerTools(
+  name: string,
+  locked: LockedSource,
+  layout: ArtifactLayout,
+  defs: DefinitionSet,
+  path: string,
+  full: boolean,
+): RegisteredTool[] {
   const out: RegisteredTool[] = [];
   const seen = new Set<string>();
-  for (const tool of artifact.tools) {
-    const lockedTool = locked.tools[tool.name];
-    if (lockedTool === undefined)
-      throw mismatch(name, "missing-entry", `tool "${tool.name}" is not in the lockfile`);
+  layout.skeleton.tools.forEach((tool, position) => {
+    const lockedTool = Object.hasOwn(locked.tools, tool.name) ? locked.tools[tool.name] : undefined;
+    if (lockedTool === undefined || seen.has(tool.name))
+      throw lockMismatch(name, "missing-entry", `tool "${tool.name}" is not in the lockfile`);
     seen.add(tool.name);
-    const registered = registerTool({
-      tool,
-      source: name,
-      sourceKind: artifact.source.kind,
-      defs: artifact.$defs,
-      remoteDigests: artifact.remoteDigests[tool.name] ?? {},
-    });
-    if (registered.fingerprint !== lockedTool.fingerprint || registered.tool.remote !== lockedTool.remote) {
-      throw mismatch(name, "tool-fingerprint", `tool "${tool.name}" does not match its locked fingerprint`, {
-        tool: tool.name,
-        expected: lockedTool.fingerprint,
-        actual: registered.fingerprint,
-      });
-    }
-    const lockedNames = Object.keys(lockedTool.endpoints);
-    if (lockedNames.length !== tool.endpoints.length) {
-      throw mismatch(
-        name,
-        "missing-entry",
-        `tool "${tool.name}" has a different set of endpoints than the lockfile`,
+    out.push(
+      registerLockedTool(
         {
-          tool: tool.name,
+          source: name,
+          sourceKind: layout.skeleton.source.kind,
+          layout,
+          position,
+          defs,
+          locked: lockedTool,
+          where: path,
         },
-      );
-    }
-    for (const endpoint of tool.endpoints) {
-      const lockedEndpoint = lockedTool.endpoints[endpoint.name];
-      const actual = registered.endpointFingerprints.get(endpoint.name);
-      const remoteDigest = registered.remoteDigests.get(endpoint.name);
-      if (
-        lockedEndpoint === undefined ||
-        lockedEndpoint.fingerprint !== actual ||
-        lockedEndpoint.effect !== endpoint.effect ||
-        lockedEndpoint.remoteDigest !== remoteDigest
-      ) {
-        throw mismatch(
-          name,
-          "endpoint-fingerprint",
-          `endpoint "${tool.name}.${endpoint.name}" does not match the lockfile`,
-          {
-            tool: tool.name,
-            endpoint: endpoint.name,
-            expected: lockedEndpoint?.fingerprint,
-            actual,
-          },
-        );
-      }
-    }
-    out.push(registered);
-  }
+        full,
+      ),
+    );
+  });
   for (const toolName of Object.keys(locked.tools)) {
     if (!seen.has(toolName))
-      throw mismatch(name, "missing-entry", `locked tool "${toolName}" is not in the artifact`);
+      throw lockMismatch(name, "missing-entry", `locked tool "${toolName}" is not in the artifact`);
   }
+  // Full verification also parses the definitions no endpoint uses (only the self-digest covers them).
+  if (full) for (const def of Object.keys(defs.defs)) void defs.defs[def];
   return out;
-}
-
-function mismatch(
-  source: string,
-  reason: string,
-  what: string,
-  extra: Record<string, unknown> = {},
-): LoadError {
-  return new LoadError(
-    "LOCK_MISMATCH",
-    `Source "${source}": ${what}. The artifacts and the lockfile disagree; re-run \`schemarouter compile\` and review the lockfile diff.`,
-    { source, reason, ...extra },
-  );
 }

@@ -39,25 +39,28 @@ const FORBIDDEN_KEYS = new Set(["__proto__", "prototype", "constructor"]);
 
 /** Refuses contracts whose parameter names or field paths could address prototype machinery. */
 function assertSafeNames(tool: ToolSpec): void {
-  for (const endpoint of tool.endpoints) {
-    const bad =
-      endpoint.parameters.find(
-        // Wire names only become keys when a body is assembled: there only `__proto__` is dangerous.
-        (parameter) => FORBIDDEN_KEYS.has(parameter.name) || parameter.wireName === "__proto__",
-      )?.name ??
-      endpoint.fields.find(
-        (field) =>
-          hasForbiddenSegment(field.path) ||
-          (field.resultPath !== undefined &&
-            (hasForbiddenSegment(field.resultPath) || !sameWildcards(field.path, field.resultPath))),
-      )?.id;
-    if (bad !== undefined) {
-      throw new LoadError(
-        "ARTIFACT_INVALID",
-        `${tool.name}.${endpoint.name}: "${bad}" uses a reserved name (__proto__, prototype, constructor) as a parameter or path segment, or its "*" segments differ between path and resultPath; such contracts are refused.`,
-        { tool: tool.name, endpoint: endpoint.name, name: bad },
-      );
-    }
+  for (const endpoint of tool.endpoints) assertSafeEndpoint(tool.name, endpoint);
+}
+
+/** The per-endpoint check of `assertSafeNames` (also run on each lazily loaded endpoint). */
+export function assertSafeEndpoint(tool: string, endpoint: EndpointSpec): void {
+  const bad =
+    endpoint.parameters.find(
+      // Wire names only become keys when a body is assembled: there only `__proto__` is dangerous.
+      (parameter) => FORBIDDEN_KEYS.has(parameter.name) || parameter.wireName === "__proto__",
+    )?.name ??
+    endpoint.fields.find(
+      (field) =>
+        hasForbiddenSegment(field.path) ||
+        (field.resultPath !== undefined &&
+          (hasForbiddenSegment(field.resultPath) || !sameWildcards(field.path, field.resultPath))),
+    )?.id;
+  if (bad !== undefined) {
+    throw new LoadError(
+      "ARTIFACT_INVALID",
+      `${tool}.${endpoint.name}: "${bad}" uses a reserved name (__proto__, prototype, constructor) as a parameter or path segment, or its "*" segments differ between path and resultPath; such contracts are refused.`,
+      { tool, endpoint: endpoint.name, name: bad },
+    );
   }
 }
 
@@ -123,19 +126,27 @@ export class Registry {
     return this.tools.values();
   }
 
-  /** Every endpoint of every tool, in registration order (tools) and declaration order (endpoints). */
+  /**
+   * Every endpoint of every tool, in registration order (tools) and declaration order (endpoints).
+   * Building the list touches no endpoint: each entry's `endpoint` is read from the tool when first
+   * accessed (for a loaded artifact, that is when the endpoint is parsed and verified).
+   */
   entries(): readonly RegistryEntry[] {
     if (this.entryList === undefined) {
       const list: RegistryEntry[] = [];
       for (const registered of this.tools.values()) {
-        for (const endpoint of registered.tool.endpoints) {
-          list.push({
+        for (const [name, endpointFingerprint] of registered.endpointFingerprints) {
+          const entry = {
             source: registered.source,
             tool: registered.tool,
-            endpoint,
             toolFingerprint: registered.fingerprint,
-            endpointFingerprint: registered.endpointFingerprints.get(endpoint.name)!,
+            endpointFingerprint,
+          };
+          Object.defineProperty(entry, "endpoint", {
+            enumerable: true,
+            get: () => registered.endpoints.get(name)!,
           });
+          list.push(Object.freeze(entry) as RegistryEntry);
         }
       }
       this.entryList = Object.freeze(list);

@@ -7,7 +7,7 @@ import type { RunEvent } from "./events.js";
 import { type ApprovalCallback, Executor } from "./executor.js";
 import { digestJson, fingerprintTool } from "./fingerprint.js";
 import type { Binding, Invoker } from "./invoker.js";
-import { type LoadedCatalog, loadCatalog } from "./load.js";
+import { type LoadedCatalog, loadCatalog, type VerifyMode } from "./load.js";
 import type { ToolResult } from "./model.js";
 import {
   type DecisionBackend,
@@ -75,6 +75,12 @@ export type BindingConfig =
 export interface SchemaRouterOptions {
   readonly root?: string;
   readonly lockfile?: string;
+  /**
+   * When each endpoint contract is verified against its locked fingerprint: on its first use
+   * (`"first-use"`, the default; load verifies the file, the entries and every tool fingerprint), or
+   * every endpoint during load (`"full"`). See the README, "Loading and verification".
+   */
+  readonly verify?: VerifyMode;
   readonly bindings?: Readonly<Record<string, BindingConfig>>;
   /** Local tool definitions by source name (the same modules the config compiles). */
   readonly local?: Readonly<Record<string, LocalToolDefinition>>;
@@ -119,6 +125,7 @@ export class SchemaRouter {
     const catalog = await loadCatalog({
       ...(options.root !== undefined ? { root: options.root } : {}),
       ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
+      ...(options.verify !== undefined ? { verify: options.verify } : {}),
     });
     const router = new SchemaRouter(
       catalog.registry,

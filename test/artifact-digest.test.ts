@@ -1,14 +1,15 @@
 /**
- * Cold-start verification shortcuts: the artifact self-digest read off the canonical file text (with
- * the canonical recomputation as the fallback for any other formatting), and `$ref` collection from
- * canonical text, which must agree exactly with the object walk.
+ * The artifact self-digest, checked at byte level on the line layout (every line but the digest line,
+ * newlines removed, is the canonical JSON of the other members), and `$ref` collection from canonical
+ * text, which must agree exactly with the object walk.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../compiler/compile.js";
-import { artifactDigest, parseArtifact } from "../runtime/artifact.js";
-import { canonicalJson, directDefRefs, directDefRefsInText } from "../runtime/fingerprint.js";
+import { artifactDigest } from "../runtime/artifact.js";
+import { parseArtifact } from "../runtime/artifact-read.js";
+import { canonicalJson, directDefRefs, directDefRefsInText, sha256 } from "../runtime/fingerprint.js";
 import { copyInto, tempProject } from "./helpers/project.js";
 
 async function compiledArtifactText(): Promise<string> {
@@ -19,59 +20,75 @@ async function compiledArtifactText(): Promise<string> {
   return readFileSync(join(project.outDir, "artifacts", "petstore.json"), "utf8");
 }
 
-function reorderedTopLevel(text: string): string {
-  const value = JSON.parse(text) as Record<string, unknown>;
-  const reversed: Record<string, unknown> = {};
-  for (const key of Object.keys(value).reverse()) reversed[key] = value[key];
-  return JSON.stringify(reversed);
+/** Recomputes the recorded self-digest of a layout text the way the compiler does. */
+function withSelfDigest(text: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((line) => line.startsWith(',"digest":'));
+  lines[at] = `,"digest":${JSON.stringify(sha256(lines.filter((_, index) => index !== at).join("")))}`;
+  return lines.join("\n");
 }
 
+const selfDigest = expect.objectContaining({
+  code: "LOCK_MISMATCH",
+  details: expect.objectContaining({ reason: "artifact-self-digest" }),
+});
+const layout = expect.objectContaining({
+  code: "ARTIFACT_INVALID",
+  details: expect.objectContaining({ reason: "layout" }),
+});
+
 describe("artifact self-digest", () => {
-  it("accepts the compiled canonical text and every re-formatting of the same content", async () => {
+  it("accepts the compiled text: its digest is the canonical digest of the other members", async () => {
     const text = await compiledArtifactText();
     const artifact = parseArtifact(text, "petstore.json");
+    expect(artifact).toEqual(JSON.parse(text));
     expect(artifact.digest).toBe(artifactDigest(artifact));
-    const variants = [text.trimEnd(), JSON.stringify(JSON.parse(text), null, 2), reorderedTopLevel(text)];
-    for (const variant of variants) {
-      expect(parseArtifact(variant, "petstore.json").digest).toBe(artifact.digest);
-    }
+    expect(parseArtifact(Buffer.from(text), "petstore.json")).toEqual(artifact);
   });
 
-  it("refuses edited content under an unchanged digest, in canonical and in any other form", async () => {
+  it.each([
+    ["an endpoint line", (t: string) => t.replace('"effect":"read"', '"effect":"reaa"')],
+    ["a definition line", (t: string) => t.replace('"Pet":{', '"Pet":{"title":"x",')],
+    ["the skeleton", (t: string) => t.replace('"level":"partial"', '"level":"unsupported"')],
+    ["the endpoint index", (t: string) => t.replace('["listPets","read"]', '["listPets","write"]')],
+  ])("refuses an edit of %s under the recorded digest", async (_where, edit) => {
     const text = await compiledArtifactText();
-    const edited = text.replace('"effect":"read"', '"effect":"reaa"');
+    const edited = edit(text);
     expect(edited).not.toBe(text);
-    const variants = [
-      edited,
-      JSON.stringify(JSON.parse(edited), null, 2),
-      reorderedTopLevel(edited),
-      // a member moved after the digest: the splice no longer reproduces the hashed text
-      text
-        .replace(/,"format":"schemarouter\.artifact"/, "")
-        .replace(/^\{/, '{"format":"schemarouter.artifact",'),
-    ];
-    for (const variant of variants.slice(0, 3)) {
-      expect(() => parseArtifact(variant, "petstore.json")).toThrow(
-        expect.objectContaining({
-          code: "LOCK_MISMATCH",
-          details: expect.objectContaining({ reason: "artifact-self-digest" }),
-        }),
-      );
-    }
-    // Same content in another member order is still the same artifact.
-    expect(parseArtifact(variants[3]!, "petstore.json").digest).toBe(JSON.parse(text).digest);
+    expect(() => parseArtifact(edited, "petstore.json")).toThrow(selfDigest);
   });
 
   it("refuses a recorded digest that is not the content's", async () => {
     const text = await compiledArtifactText();
     const recorded = (JSON.parse(text) as { digest: string }).digest;
     const forged = text.replace(recorded, `sha256:${"0".repeat(64)}`);
-    expect(() => parseArtifact(forged, "petstore.json")).toThrow(
-      expect.objectContaining({
-        code: "LOCK_MISMATCH",
-        details: expect.objectContaining({ reason: "artifact-self-digest" }),
-      }),
-    );
+    expect(() => parseArtifact(forged, "petstore.json")).toThrow(selfDigest);
+  });
+
+  it.each([
+    ["without the trailing newline", (t: string) => t.trimEnd()],
+    ["on one line", (t: string) => `${canonicalJson(JSON.parse(t))}\n`],
+    ["indented", (t: string) => `${JSON.stringify(JSON.parse(t), null, 2)}\n`],
+    ["with CRLF line ends", (t: string) => t.replaceAll("\n", "\r\n")],
+    ["with a blank line", (t: string) => t.replace('\n,"digest"', '\n\n,"digest"')],
+    ["with two endpoints on one line", (t: string) => t.replace("},\n{", "},{")],
+    ["with a misplaced comma", (t: string) => t.replace("},\n{", "}\n,{")],
+    [
+      "with two members swapped (not canonical)",
+      (t: string) =>
+        t.replace(
+          ',"format":"schemarouter.artifact"\n,"formatVersion":2',
+          ',"formatVersion":2\n,"format":"schemarouter.artifact"',
+        ),
+    ],
+  ])("refuses the same content %s: the layout is part of the format", async (_how, reformat) => {
+    const text = await compiledArtifactText();
+    const variant = reformat(text);
+    expect(variant).not.toBe(text);
+    // Same value, and even a correct self-digest, does not make another layout acceptable.
+    for (const candidate of [variant, withSelfDigest(variant)]) {
+      expect(() => parseArtifact(candidate, "petstore.json")).toThrow(layout);
+    }
   });
 });
 

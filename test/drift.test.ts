@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../compiler/compile.js";
 import { startPetstoreServer } from "../examples/petstore/server.mjs";
+import { canonicalJson, digestJson, sha256 } from "../runtime/fingerprint.js";
 import { SchemaRouter } from "../runtime/router.js";
 import { runCli } from "./helpers/cli.js";
+import { artifactPath, editEndpoint, forgeArtifact, setLockedArtifactDigest } from "./helpers/forge.js";
 import { copyInto, type TempProject, tempProject } from "./helpers/project.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary lockfile members to forge drift
@@ -56,30 +58,47 @@ describe("artifact and lockfile verification", () => {
     expect(check.stdout).toContain("generated/artifacts/petstore.json");
   });
 
-  it("refuses an artifact whose content and lock digest were both rewritten (self digest and fingerprints)", async () => {
+  it("refuses an artifact whose content and lock digest were both rewritten, but not its self-digest", async () => {
     const project = await compiledProject();
-    const path = join(project.outDir, "artifacts", "petstore.json");
-    const artifact = JSON.parse(readFileSync(path, "utf8"));
-    artifact.tools[0].endpoints[0].effect = "read";
-    artifact.tools[0].endpoints.find((e: { name: string }) => e.name === "createPet").effect = "read";
-    const edited = `${JSON.stringify(artifact)}\n`;
-    writeFileSync(path, edited);
-    const lock = JSON.parse(readFileSync(project.lockfile, "utf8"));
-    const { sha256 } = await import("../runtime/fingerprint.js");
-    lock.sources.petstore.artifact.digest = sha256(edited);
-    writeFileSync(project.lockfile, JSON.stringify(lock));
+    forgeArtifact(
+      project,
+      "petstore",
+      (lines) =>
+        editEndpoint(lines, "createPet", (endpoint) => {
+          endpoint.effect = "read";
+        }),
+      { selfDigest: false },
+    );
     await expect(load(project)).rejects.toMatchObject({
       code: "LOCK_MISMATCH",
       details: { reason: "artifact-self-digest" },
     });
   });
 
-  it("refuses a lockfile whose endpoint fingerprint was edited", async () => {
+  it("refuses a re-formatted artifact (the line layout is part of the format), even with a matching lock digest", async () => {
+    const project = await compiledProject();
+    const path = artifactPath(project, "petstore");
+    const value = JSON.parse(readFileSync(path, "utf8"));
+    for (const text of [`${JSON.stringify(value)}\n`, `${JSON.stringify(value, null, 2)}\n`]) {
+      writeFileSync(path, text);
+      setLockedArtifactDigest(project, "petstore", sha256(text));
+      await expect(load(project)).rejects.toMatchObject({
+        code: "ARTIFACT_INVALID",
+        details: { reason: "layout" },
+      });
+    }
+  });
+
+  it("refuses a lockfile whose endpoint fingerprint was edited: the tool fingerprint at load, or the endpoint with verify full", async () => {
     const project = await compiledProject();
     const lock = JSON.parse(readFileSync(project.lockfile, "utf8"));
     lock.sources.petstore.tools.petstore.endpoints.getPetById.fingerprint = `sha256:${"0".repeat(64)}`;
     writeFileSync(project.lockfile, JSON.stringify(lock));
     await expect(load(project)).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      details: { reason: "tool-fingerprint", tool: "petstore" },
+    });
+    await expect(SchemaRouter.load({ root: project.dir, verify: "full" })).rejects.toMatchObject({
       code: "LOCK_MISMATCH",
       details: { reason: "endpoint-fingerprint", endpoint: "getPetById" },
     });
@@ -124,18 +143,28 @@ describe("artifact and lockfile verification", () => {
 
   it("refuses an artifact with an unknown future format version, saying which version it reads", async () => {
     const project = await compiledProject();
-    const path = join(project.outDir, "artifacts", "petstore.json");
-    const artifact = JSON.parse(readFileSync(path, "utf8"));
-    artifact.formatVersion = 7;
-    const edited = `${JSON.stringify(artifact)}\n`;
-    writeFileSync(path, edited);
-    const lock = JSON.parse(readFileSync(project.lockfile, "utf8"));
-    const { sha256 } = await import("../runtime/fingerprint.js");
-    lock.sources.petstore.artifact.digest = sha256(edited);
-    writeFileSync(project.lockfile, JSON.stringify(lock));
+    forgeArtifact(project, "petstore", (lines) => {
+      const at = lines.indexOf(',"formatVersion":2');
+      lines[at] = ',"formatVersion":7';
+    });
     await expect(load(project)).rejects.toMatchObject({
       code: "ARTIFACT_VERSION_UNSUPPORTED",
-      message: expect.stringMatching(/reads version 1/),
+      message: expect.stringMatching(/reads version 2/),
+    });
+  });
+
+  it("refuses a version-1 artifact (before the line layout) with ARTIFACT_VERSION_UNSUPPORTED", async () => {
+    const project = await compiledProject();
+    const path = artifactPath(project, "petstore");
+    const { digest: _digest, endpointIndex: _index, ...rest } = JSON.parse(readFileSync(path, "utf8"));
+    const body = { ...rest, formatVersion: 1 };
+    const text = `${canonicalJson({ ...body, digest: digestJson(body) })}\n`;
+    writeFileSync(path, text);
+    setLockedArtifactDigest(project, "petstore", sha256(text));
+    await expect(load(project)).rejects.toMatchObject({
+      code: "ARTIFACT_VERSION_UNSUPPORTED",
+      details: { formatVersion: 1 },
+      message: expect.stringMatching(/re-run `schemarouter compile`/),
     });
   });
 

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../compiler/compile.js";
+import { SchemaRouter } from "../runtime/router.js";
 import { REPO_ROOT, tempProject } from "./helpers/project.js";
 
 const DOCUMENT = join(REPO_ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");
@@ -37,6 +38,17 @@ describe("GitHub REST (@octokit/openapi)", () => {
         expect(parameter.name.toLowerCase()).not.toBe("authorization");
     }
     expect(source.artifact.compatibility.some((issue) => issue.construct === "composition")).toBe(true);
+
+    // Loading verifies no endpoint yet; each one verifies on first use against its compiled
+    // fingerprint (from the line's own bytes), and `verify: "full"` verifies them all at load.
+    const router = await SchemaRouter.load({ root: project.dir });
+    const registered = router.registry.get("github")!;
+    expect(registered.fingerprint).toBe(source.tools[0]!.fingerprint);
+    expect([...registered.endpointFingerprints]).toEqual([...source.tools[0]!.endpointFingerprints]);
+    expect([...registered.tool.endpoints]).toEqual(endpoints);
+    await expect(SchemaRouter.load({ root: project.dir, verify: "full" })).resolves.toBeInstanceOf(
+      SchemaRouter,
+    );
 
     writeFileSync(
       join(project.dir, "tsconfig.json"),

@@ -11,6 +11,8 @@ import { type CompileOptions, compile } from "../compiler/compile.js";
 import { currentBindings, expectedStamps } from "../compiler/emit/bindings.js";
 import { readStamp, stamped } from "../compiler/emit/stamp.js";
 import { parseClientTemplate, readClientTemplate } from "../compiler/emit/template.js";
+import { canonicalJson, digestJson, sha256 } from "../runtime/fingerprint.js";
+import { serializeLockfile } from "../runtime/lockfile.js";
 import { copyInto, type TempProject, tempProject } from "./helpers/project.js";
 
 const OVERLAYS = {
@@ -225,6 +227,43 @@ describe("incremental compile", () => {
         expectedStamps("pets", locked, first.config, otherTemplate),
       ),
     ).toBeUndefined();
+  });
+
+  it("never reuses a version-1 artifact: it compiles it again, and the change report still reads the old one", async () => {
+    const project = petstore();
+    const first = await run(project);
+    const path = join(project.outDir, "artifacts", "pets.json");
+    const current = readFileSync(path, "utf8");
+    // The artifact an older schemarouter wrote: one line, no endpoint index, format version 1.
+    const { digest: _digest, endpointIndex: _index, ...rest } = JSON.parse(current);
+    const body = { ...rest, formatVersion: 1 };
+    const legacy = `${canonicalJson({ ...body, digest: digestJson(body) })}\n`;
+    writeFileSync(path, legacy);
+    const locked = first.lock.sources.pets!;
+    const lock = {
+      ...first.lock,
+      sources: { pets: { ...locked, artifact: { ...locked.artifact, digest: sha256(legacy) } } },
+    };
+    writeFileSync(project.lockfile, serializeLockfile(lock));
+    // …with bindings stamped for that lock, so only the format version can stop the reuse.
+    const template = await readClientTemplate();
+    const stamps = expectedStamps("pets", lock.sources.pets, first.config, template.text);
+    for (const file of ["pets.ts", "pets.types.ts", "pets.schemas.d.ts"]) {
+      const text = readFileSync(join(project.outDir, file), "utf8");
+      const inputs: Record<string, string> = { ...readStamp(text)!, bindings: stamps.bindings };
+      if (file === "pets.ts") inputs.source = stamps.source;
+      writeFileSync(
+        join(project.outDir, file),
+        stamped(inputs, text.slice(text.indexOf("\n", text.indexOf("\n") + 1) + 1)),
+      );
+    }
+    expect(await currentBindings("pets", first.config, stamps)).toBeDefined();
+
+    const again = await run(project);
+    expect(again.reused).toEqual([]);
+    expect(readFileSync(path, "utf8")).toBe(current);
+    expect(again.lock).toEqual(first.lock);
+    expect(again.changes?.report.category).toBe("identical");
   });
 });
 

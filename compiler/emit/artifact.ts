@@ -1,15 +1,26 @@
 /**
- * Emits one capability artifact per source: canonical JSON (RFC 8785) with a trailing newline, so
- * identical inputs give byte-identical files. Every definition and endpoint member is canonicalized
- * once and the text is assembled from those parts: the self-digest, the file, and the definition
- * digests and endpoint contracts that fingerprinting needs all share one serialization.
+ * Emits one capability artifact per source: canonical JSON (RFC 8785) in the line layout that
+ * runtime/artifact-layout.ts reads — one line per shared definition and per endpoint, the self-digest
+ * alone on its line, a trailing newline — so identical inputs give byte-identical files, removing the
+ * newlines gives back the canonical text, and a changed endpoint or definition is a one-line diff.
+ * Every definition and endpoint member is canonicalized once and the text is assembled from those
+ * parts: the self-digest, the file, and the definition digests and endpoint contracts that
+ * fingerprinting needs all share one serialization.
  */
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_FORMAT_VERSION,
   type Artifact,
   type ArtifactBody,
+  endpointIndexOf,
 } from "../../runtime/artifact.js";
+import {
+  memberTexts,
+  renderArtifact,
+  renderList,
+  renderMember,
+  renderTool,
+} from "../../runtime/artifact-render.js";
 import { canonicalJson, DefinitionSet, sha256 } from "../../runtime/fingerprint.js";
 import type { SourceKind } from "../../runtime/model.js";
 import type { SourceResult } from "../sources/types.js";
@@ -17,7 +28,7 @@ import { COMPILER_VERSION } from "../version.js";
 
 export interface EmittedArtifact {
   readonly artifact: Artifact;
-  /** The artifact file's contents (canonical JSON and a newline). */
+  /** The artifact file's contents (canonical JSON in the line layout, and a newline). */
   readonly text: string;
   /** The artifact's definitions, with the digests and contract texts already computed. */
   readonly defs: DefinitionSet;
@@ -37,14 +48,16 @@ export function emitArtifact(name: string, kind: SourceKind, result: SourceResul
     if (key === "$defs") members.set(key, definitionsText(value as Record_, digests));
     else if (key === "tools" && Array.isArray(value))
       members.set(key, `[${value.map((tool) => toolText(tool, contracts)).join(",")}]`);
-    else members.set(key, canonicalJson(value));
+    else members.set(key, renderMember(key, value));
   }
-  const digest = sha256(objectText(members));
+  // Without the newlines, the members other than the digest are exactly their canonical JSON: that
+  // is what the self-digest covers.
+  const digest = sha256(renderArtifact(members).replaceAll("\n", ""));
   members.set("digest", JSON.stringify(digest));
   const artifact: Artifact = { ...plain, digest };
   return {
     artifact,
-    text: `${objectText(members)}\n`,
+    text: `${renderArtifact(members)}\n`,
     defs: new DefinitionSet(artifact.$defs, { digests, contracts }),
   };
 }
@@ -56,7 +69,7 @@ function definitionsText(defs: Record_, digests: Map<string, string>): string {
     digests.set(name, sha256(text));
     members.set(name, text);
   }
-  return objectText(members);
+  return renderList("{", memberTexts(members));
 }
 
 function toolText(tool: unknown, contracts: WeakMap<object, string>): string {
@@ -64,15 +77,12 @@ function toolText(tool: unknown, contracts: WeakMap<object, string>): string {
   if (record === null || typeof record !== "object" || !Array.isArray(record.endpoints))
     return canonicalJson(tool);
   const members = new Map<string, string>();
-  for (const [key, value] of Object.entries(record)) {
-    members.set(
-      key,
-      key === "endpoints"
-        ? `[${(value as unknown[]).map((e) => endpointText(e, contracts)).join(",")}]`
-        : canonicalJson(value),
-    );
-  }
-  return objectText(members);
+  for (const [key, value] of Object.entries(record))
+    if (key !== "endpoints") members.set(key, canonicalJson(value));
+  return renderTool(
+    members,
+    (record.endpoints as unknown[]).map((endpoint) => endpointText(endpoint, contracts)),
+  );
 }
 
 /** The endpoint's canonical text; its contract (everything but `metadata`) is recorded on the way. */
@@ -98,6 +108,7 @@ function plainBody(name: string, kind: SourceKind, result: SourceResult): Artifa
     source: { name, kind, location: result.location, documentDigest: result.documentDigest },
     $defs: result.defs,
     tools: result.tools,
+    endpointIndex: endpointIndexOf(result.tools),
     remoteDigests: result.remoteDigests ?? {},
     compatibility: result.compatibility,
   };

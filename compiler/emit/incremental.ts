@@ -9,12 +9,14 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { type Artifact, parseArtifact } from "../../runtime/artifact.js";
+import { ARTIFACT_FORMAT_VERSION, type Artifact } from "../../runtime/artifact.js";
+import { parseArtifact } from "../../runtime/artifact-read.js";
 import { sha256 } from "../../runtime/fingerprint.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../../runtime/lockfile.js";
 import type { SourceKind } from "../../runtime/model.js";
 import type { RegisteredTool } from "../../runtime/registry.js";
 import { isUrl } from "../../runtime/url.js";
+import { readAnyArtifact } from "../artifact-legacy.js";
 import type { ResolvedConfig, SourceConfig } from "../config.js";
 import type { LockState } from "../lock-state.js";
 import { fileOnDisk, type OutputFile } from "../write.js";
@@ -58,6 +60,8 @@ export async function reuseSource(
   const artifactFile = join(resolved.outDir, "artifacts", `${name}.json`);
   const artifactBytes = await readFile(artifactFile).catch(() => undefined);
   if (artifactBytes === undefined || sha256(artifactBytes) !== locked.artifact.digest) return undefined;
+  // An artifact of an older format version (or layout) is compiled again, never kept.
+  if (!isCurrentFormat(artifactBytes)) return undefined;
   const bindings = await currentBindings(
     name,
     resolved,
@@ -65,14 +69,37 @@ export async function reuseSource(
   );
   if (bindings === undefined) return undefined;
   return {
-    source: reusedSource(name, fileOnDisk(artifactFile, artifactBytes), artifactPath, locked, register),
+    source: reusedSource(
+      name,
+      artifactBytes,
+      fileOnDisk(artifactFile, artifactBytes),
+      artifactPath,
+      locked,
+      register,
+    ),
     bindings,
   };
 }
 
+/**
+ * Whether an artifact a compile wrote (its bytes match the lock) is of the current format: in the
+ * line layout every top-level member starts a line, and a raw newline is never inside a string, so
+ * this line exists exactly in artifacts of this format version. Everything else about the file was
+ * checked when it was written, and is checked again when it is loaded.
+ */
+function isCurrentFormat(bytes: Buffer): boolean {
+  return (
+    bytes.toString("latin1", 0, ARTIFACT_HEAD.length) === ARTIFACT_HEAD &&
+    bytes.indexOf(`\n,"formatVersion":${ARTIFACT_FORMAT_VERSION}\n`) > 0
+  );
+}
+
+const ARTIFACT_HEAD = '{"$defs":{\n';
+
 /** A compiled source backed by verified files: the artifact is parsed and fingerprinted only if asked. */
 function reusedSource(
   name: string,
+  artifactBytes: Buffer,
   artifactFile: OutputFile,
   artifactPath: string,
   lockEntry: LockedSource,
@@ -81,7 +108,7 @@ function reusedSource(
   let artifact: Artifact | undefined;
   let tools: RegisteredTool[] | undefined;
   const getArtifact = (): Artifact => {
-    artifact ??= parseArtifact(artifactFile.contents, artifactFile.path);
+    artifact ??= parseArtifact(artifactBytes, artifactFile.path);
     return artifact;
   };
   return {
@@ -134,7 +161,7 @@ export function readPreviousState(
       const bytes = readFileSync(path);
       if (sha256(bytes) !== locked.artifact.digest) return undefined;
       if (next.sources[name]?.artifact.digest === locked.artifact.digest) same.add(name);
-      else artifacts.push(parseArtifact(bytes.toString("utf8"), path));
+      else artifacts.push(readAnyArtifact(bytes, path));
     }
     return { state: { lock: previous, artifacts }, same };
   } catch {
