@@ -7,10 +7,13 @@
 import type { Dispatcher } from "undici";
 import { CallRefusedError, InvocationError } from "../errors.js";
 import { type InvocationContext, type Invoker, stopSourceOf } from "../invoker.js";
-import type { EndpointSpec, ParameterSpec } from "../model.js";
+import type { EndpointSpec } from "../model.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { isSensitiveHeader } from "./headers.js";
 import { exchange } from "./http-exchange.js";
+import { type BaseUrl, requestPath } from "./http-route.js";
+
+export { encodePathSegment } from "./http-route.js";
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -44,6 +47,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   const base = parseBaseUrl(options.baseUrl);
   const trusted = normalizeHeaders(options.headers ?? {});
   for (const [name, value] of Object.entries(trusted)) {
+    if (name === "__proto__") throw new TypeError('HTTP binding: "__proto__" is not a header name');
     if (!isValidHeaderValue(value))
       throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
   }
@@ -69,13 +73,13 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
         );
       }
       const args = context.call.arguments;
-      const url = buildUrl(base, execution.path, endpoint, args, route, trustedQuery);
-      const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-      headers.accept = "application/json";
+      const url = requestPath(base, execution.path, endpoint, args, route, trustedQuery);
+      // A plain object (undici reads it fastest); `__proto__` can never be a header name here.
+      const headers: Record<string, string> = { accept: "application/json" };
       for (const parameter of endpoint.parameters) {
         if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
         const name = (parameter.wireName ?? parameter.name).toLowerCase();
-        if (isSensitiveHeader(name) || Object.hasOwn(trusted, name)) {
+        if (isSensitiveHeader(name) || Object.hasOwn(trusted, name) || name === "__proto__") {
           throw new CallRefusedError(
             "TRANSPORT_REFUSED",
             `${route}: header "${name}" can only come from trusted runtime configuration.`,
@@ -152,11 +156,6 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   };
 }
 
-interface BaseUrl {
-  readonly origin: string;
-  readonly basePath: string;
-}
-
 function parseBaseUrl(value: string): BaseUrl {
   let url: URL;
   try {
@@ -173,70 +172,6 @@ function parseBaseUrl(value: string): BaseUrl {
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
 }
 
-function buildUrl(
-  base: BaseUrl,
-  template: string,
-  endpoint: EndpointSpec,
-  args: Readonly<Record<string, unknown>>,
-  route: string,
-  trustedQuery: ReadonlyMap<string, string>,
-): string {
-  const byWire = new Map<string, ParameterSpec>();
-  for (const parameter of endpoint.parameters) {
-    if (parameter.location === "path") byWire.set(parameter.wireName ?? parameter.name, parameter);
-  }
-  const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-    const parameter = byWire.get(name);
-    const value = parameter ? args[parameter.name] : undefined;
-    if (value === undefined || value === null) {
-      throw new CallRefusedError(
-        "MISSING_REQUIRED_ARGUMENT",
-        `${route}: path parameter "${name}" is missing.`,
-        {
-          route,
-          argument: name,
-        },
-      );
-    }
-    const text = String(value);
-    if (text === "" || text === "." || text === "..") {
-      throw new CallRefusedError(
-        "TRANSPORT_REFUSED",
-        `${route}: path parameter "${name}" is ${text === "" ? "empty" : `"${text}"`}, which would address another resource; pass a real identifier.`,
-        { route, argument: name },
-      );
-    }
-    return encodePathSegment(text);
-  });
-  const url = new URL(base.origin + base.basePath + path);
-  if (
-    url.origin !== base.origin ||
-    !(url.pathname === base.basePath || url.pathname.startsWith(`${base.basePath}/`))
-  ) {
-    throw new CallRefusedError("TRANSPORT_REFUSED", `${route}: the request path leaves the bound base URL.`, {
-      route,
-    });
-  }
-  for (const parameter of endpoint.parameters) {
-    if (parameter.location !== "query") continue;
-    const value = args[parameter.name];
-    if (value === undefined) continue;
-    const name = parameter.wireName ?? parameter.name;
-    if (trustedQuery.has(name)) {
-      throw new CallRefusedError(
-        "TRANSPORT_REFUSED",
-        `${route}: query parameter "${name}" can only come from trusted runtime configuration (binding query).`,
-        { route, parameter: name, reason: "trusted-query" },
-      );
-    }
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, scalar(item));
-    else url.searchParams.append(name, scalar(value));
-  }
-  for (const [name, value] of trustedQuery) url.searchParams.append(name, value);
-  // The dispatcher takes the origin apart from the path: send the normalized, confined path.
-  return url.pathname + url.search;
-}
-
 /** Checks the binding's trusted query parameters: non-empty names, string values. */
 function trustedQueryOf(query: Readonly<Record<string, string>>): ReadonlyMap<string, string> {
   if (query === null || typeof query !== "object" || Array.isArray(query))
@@ -250,20 +185,6 @@ function trustedQueryOf(query: Readonly<Record<string, string>>): ReadonlyMap<st
     out.set(name, value);
   }
   return out;
-}
-
-function scalar(value: unknown): string {
-  return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/**
- * Encodes one path segment (`/`, `?`, `#` and `%` are escaped). The empty segment and the dot segments
- * `.` and `..` have no safe encoding (WHATWG URL parsing treats `%2E%2E` as `..`), so they throw.
- */
-export function encodePathSegment(value: string): string {
-  if (value === "" || value === "." || value === "..")
-    throw new TypeError(`"${value}" cannot be a URL path segment`);
-  return encodeURIComponent(value);
 }
 
 /** RFC 9110 field-value characters (the check undici and node:http apply before sending). */
