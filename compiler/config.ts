@@ -3,9 +3,11 @@
  * against the published JSON Schema.
  */
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonSchema } from "../runtime/model.js";
-import { ValidatorSet } from "../runtime/validation.js";
+import { type SchemaViolation, toViolation, ValidatorSet } from "../runtime/validation.js";
 import { CONFIG_SCHEMA } from "./config-schema.js";
 import { ConfigError } from "./errors.js";
 
@@ -136,8 +138,30 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
   return resolveConfig(validateConfig(value, absolute), absolute);
 }
 
+/** The ajv standalone validator the build writes beside this module (absent when run from source). */
+type PrecompiledValidator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+let precompiled: PrecompiledValidator | null | undefined;
+
+function precompiledValidator(): PrecompiledValidator | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = createRequire(import.meta.url)("./config-validator.cjs") as PrecompiledValidator;
+    } catch {
+      precompiled = null;
+    }
+  }
+  return precompiled;
+}
+
+/** Violations of `value` against CONFIG_SCHEMA: the precompiled validator when built, ajv otherwise. */
+export function configViolations(value: unknown, useBuilt = true): SchemaViolation[] {
+  const validate = useBuilt ? precompiledValidator() : null;
+  if (validate === null) return new ValidatorSet().validate(CONFIG_SCHEMA as unknown as JsonSchema, value);
+  return validate(value) ? [] : (validate.errors ?? []).map(toViolation);
+}
+
 export function validateConfig(value: unknown, where: string): ConfigFile {
-  const violations = new ValidatorSet().validate(CONFIG_SCHEMA as unknown as JsonSchema, value);
+  const violations = configViolations(value);
   if (violations.length > 0) {
     const first = violations[0]!;
     throw new ConfigError(

@@ -54,7 +54,7 @@ export class ValidatorSet {
   }
 }
 
-function toViolation(error: ErrorObject): SchemaViolation {
+export function toViolation(error: ErrorObject): SchemaViolation {
   return {
     pointer: error.instancePath,
     keyword: error.keyword,
