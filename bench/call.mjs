@@ -3,7 +3,9 @@
  * path: pins, input validation, policy, budget, HTTP over loopback with undici, output validation,
  * projection) against a raw undici `request` + `body.json()` to the same local node:http server
  * returning the same JSON. Throughput at concurrency 1 and 32, latency percentiles at concurrency 1,
- * for a 2 KB record and a 1 MB list. Client and server are separate processes.
+ * for a 2 KB record and a 1 MB list. Client and server are separate processes. For the 2 KB record,
+ * an info baseline too: undici's `dispatch()` with a minimal handler, the layer the product's transport
+ * is built on (so the gap to it is the cost of governance alone).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -80,7 +82,7 @@ export async function benchCalls({ runs }) {
   const server = await startServer();
   try {
     const { SchemaRouter, bindClient } = await import(pathToFileURL(RUNTIME).href);
-    const { request } = createRequire(join(REPO, "package.json"))("undici");
+    const { getGlobalDispatcher, request } = createRequire(join(REPO, "package.json"))("undici");
     const baseUrl = `http://127.0.0.1:${server.port}`;
     const router = await SchemaRouter.load({ root: DIR, bindings: { bench: { baseUrl } } });
     const registered = router.registry.get("bench");
@@ -95,11 +97,35 @@ export async function benchCalls({ runs }) {
       const response = await request(`${baseUrl}${path}`, { headers: { accept: "application/json" } });
       return response.body.json();
     };
+    // Info baseline: undici's lowest-level API (what the product's HTTP transport is built on), with the
+    // least a caller can do — collect the chunks, parse JSON. The gap to it is the governance cost.
+    const dispatcher = getGlobalDispatcher();
+    const rawDispatch = (path) =>
+      new Promise((resolve, reject) => {
+        const chunks = [];
+        dispatcher.dispatch(
+          { origin: baseUrl, path, method: "GET", headers: { accept: "application/json" } },
+          {
+            onRequestStart() {},
+            onResponseStart() {},
+            onResponseData(_controller, chunk) {
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+            },
+            onResponseError(_controller, error) {
+              reject(error);
+            },
+          },
+        );
+      });
     const cases = {
       "2 KB": {
         bytes: server.item,
         ours: () => client.getItem({ id: "1" }, { fields: ITEM_FIELDS }),
         raw: () => raw("/items/1"),
+        dispatch: () => rawDispatch("/items/1"),
         calls: 2000,
         latencyCalls: 1000,
       },
@@ -133,6 +159,18 @@ export async function benchCalls({ runs }) {
         const ours = summarize(tp.ours);
         const rawSummary = summarize(tp.raw);
         result[`c${concurrency}`] = { ours, raw: rawSummary, ratio: ratio(ours.median, rawSummary.median) };
+        if (c.dispatch !== undefined) {
+          const vs = await alternate(runs, { ours: c.ours, raw: c.dispatch }, (fn) =>
+            throughput(fn, c.calls, concurrency),
+          );
+          const oursAgain = summarize(vs.ours);
+          const dispatchSummary = summarize(vs.raw);
+          result[`c${concurrency}`].dispatch = {
+            ours: oursAgain,
+            raw: dispatchSummary,
+            ratio: ratio(oursAgain.median, dispatchSummary.median),
+          };
+        }
       }
       results[name] = result;
     }

@@ -180,6 +180,18 @@ if (results.call) {
         size === "2 KB" ? "≥ 0.85×" : "(info)",
         size === "2 KB" ? verdict(r[c].ratio >= 0.85) : "",
       ]);
+    for (const c of ["c1", "c32"]) {
+      const d = r[c].dispatch;
+      if (d === undefined) continue;
+      rows.push([
+        `5. calls/s, ${size}, concurrency ${c.slice(1)}, vs raw undici dispatch()`,
+        spread(d.ours),
+        `${spread(d.raw)} (raw dispatch)`,
+        x(d.ratio),
+        "(info)",
+        "",
+      ]);
+    }
     rows.push([
       `5. p50 latency µs, ${size}, concurrency 1`,
       spread(r.p50.ours),
