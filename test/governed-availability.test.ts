@@ -13,6 +13,7 @@ import {
   faultRouter,
   OK_READING as OK,
   pin,
+  startFaultRouter,
   startFaultServer,
   WEATHER,
 } from "./fixtures/fault-server.js";
@@ -22,10 +23,10 @@ import { failure } from "./helpers/refusal.js";
 const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
-  const server = await startFaultServer();
-  cleanups.push(() => server.close());
-  const router = faultRouter(server, { availability: { cooldownMs: 60_000 }, ...options });
-  cleanups.push(() => router.close());
+  const { server, router } = await startFaultRouter(cleanups, {
+    availability: { cooldownMs: 60_000 },
+    ...options,
+  });
   const seoul = pin(router, "weather", "current", { city: "seoul" });
   return { server, router, seoul };
 }

@@ -8,7 +8,13 @@ import { describe, expect, it } from "vitest";
 import { ExecutionPolicy, PolicyRule } from "../runtime/policy.js";
 import { type CostSubject, ExecutionBudget } from "../runtime/runs/budget.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, OK_READING as OK, pin, startFaultServer } from "./fixtures/fault-server.js";
+import {
+  type Fault,
+  type faultRouter,
+  OK_READING as OK,
+  pin,
+  startFaultRouter,
+} from "./fixtures/fault-server.js";
 import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { failure } from "./helpers/refusal.js";
 
@@ -18,10 +24,10 @@ const FAST = new RetryPolicy({ maxAttempts: 5, initialDelayMs: 1, maxDelayMs: 5 
 const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
-  const server = await startFaultServer();
-  cleanups.push(() => server.close());
-  const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
-  cleanups.push(() => router.close());
+  const { server, router } = await startFaultRouter(cleanups, {
+    availability: { cooldownMs: 0 },
+    ...options,
+  });
   const seoul = pin(router, "weather", "current", { city: "seoul" });
   const busan = pin(router, "weather", "current", { city: "busan" });
   return { server, router, seoul, busan };

@@ -9,7 +9,7 @@ import type { ToolCall } from "../runtime/model.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import type { FallbackRoute, GovernedCall } from "../runtime/runs/fallback.js";
 import { RetryPolicy } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, pin, startFaultServer } from "./fixtures/fault-server.js";
+import { type Fault, type faultRouter, pin, startFaultRouter } from "./fixtures/fault-server.js";
 import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { failure } from "./helpers/refusal.js";
 
@@ -21,10 +21,10 @@ const FAST = new RetryPolicy({ maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 5 
 const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
-  const server = await startFaultServer();
-  cleanups.push(() => server.close());
-  const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
-  cleanups.push(() => router.close());
+  const { server, router } = await startFaultRouter(cleanups, {
+    availability: { cooldownMs: 0 },
+    ...options,
+  });
   const primary = pin(router, "weather", "current", { city: "seoul" }, ["city", "tempC"]);
   const mirror: FallbackRoute = {
     ...pin(router, "mirror", "current", { city: "seoul" }, ["city", "tempC"]),

@@ -16,7 +16,13 @@ import { ExecutionPolicy } from "../runtime/policy.js";
 import { Registry, registerTool } from "../runtime/registry.js";
 import { SchemaRouter } from "../runtime/router.js";
 import { isTransient, RetryPolicy, retryAfterMs } from "../runtime/runs/retry.js";
-import { type Fault, faultRouter, OK_READING as OK, pin, startFaultServer } from "./fixtures/fault-server.js";
+import {
+  type Fault,
+  type faultRouter,
+  OK_READING as OK,
+  pin,
+  startFaultRouter,
+} from "./fixtures/fault-server.js";
 import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { failure } from "./helpers/refusal.js";
 
@@ -25,10 +31,10 @@ const FAST = new RetryPolicy({ maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 
 const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
-  const server = await startFaultServer();
-  cleanups.push(() => server.close());
-  const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
-  cleanups.push(() => router.close());
+  const { server, router } = await startFaultRouter(cleanups, {
+    availability: { cooldownMs: 0 },
+    ...options,
+  });
   return { server, router };
 }
 

@@ -13,17 +13,24 @@ import type { EndpointSpec, FieldSpec } from "../runtime/model.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import { selectFields } from "../runtime/projection.js";
 import { resolveRunConfig } from "../runtime/runs/config.js";
-import { faultRouter, OK_READING as OK, pin, startFaultServer, WEATHER } from "./fixtures/fault-server.js";
+import {
+  faultRouter,
+  OK_READING as OK,
+  pin,
+  startFaultRouter,
+  startFaultServer,
+  WEATHER,
+} from "./fixtures/fault-server.js";
 import { cleanupAfterEach } from "./helpers/cleanup.js";
 import { failure } from "./helpers/refusal.js";
 
 const cleanups = cleanupAfterEach();
 
 async function setup(options: Parameters<typeof faultRouter>[1] = {}) {
-  const server = await startFaultServer();
-  cleanups.push(() => server.close());
-  const router = faultRouter(server, { availability: { cooldownMs: 0 }, ...options });
-  cleanups.push(() => router.close());
+  const { server, router } = await startFaultRouter(cleanups, {
+    availability: { cooldownMs: 0 },
+    ...options,
+  });
   return { server, router, seoul: pin(router, "weather", "current", { city: "seoul" }) };
 }
 
