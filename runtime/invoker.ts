@@ -16,7 +16,8 @@ export interface InvocationContext {
   /**
    * The same stop as `signal`, as a callback: `onStop(listener)` calls `listener` once when the run
    * stops and returns the function that unsubscribes it. Cheaper than `signal` (which is created on
-   * first access) for an invoker that only needs to cancel its in-flight work. Always set by the
+   * first access) for an invoker that only needs to cancel its in-flight work; an error a listener
+   * throws is dropped (it never keeps the run from stopping). Always set by the
    * executor; optional for code that builds contexts itself.
    */
   readonly onStop?: (listener: () => void) => () => void;

@@ -147,6 +147,16 @@ function verifyEndpoint(input: LockedToolInput, tool: string, name: string, span
       cause,
     );
   }
+  // The effect the lock (and the load-time index check) shows a reviewer must be the contract's.
+  const lockedEffect = locked.endpoints[name]!.effect;
+  if (endpoint.effect !== lockedEffect) {
+    throw lockMismatch(
+      source,
+      "endpoint-fingerprint",
+      `endpoint "${tool}.${name}" in ${where} declares effect "${String(endpoint.effect)}", but the lockfile says "${lockedEffect}" (checked on first use)`,
+      { tool, endpoint: name, expected: lockedEffect, actual: endpoint.effect },
+    );
+  }
   assertSafeEndpoint(tool, endpoint);
   return deepFreeze(endpoint);
 }

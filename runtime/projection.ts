@@ -22,8 +22,9 @@ export function selectFields(
     return index.defaults;
   }
   // The same selection is checked once per contract (bindings and plans repeat theirs on every call).
+  // JSON text keys: unlike a joined string, no two different lists of IDs share one.
   const key =
-    Array.isArray(ids) && ids.every((id) => typeof id === "string") ? ids.join("\u0000") : undefined;
+    Array.isArray(ids) && ids.every((id) => typeof id === "string") ? JSON.stringify(ids) : undefined;
   const known = key === undefined ? undefined : index.selections.get(key);
   if (known !== undefined) return known;
   const selected = Object.freeze(checkSelection(index, ids, route));

@@ -6,6 +6,7 @@
  * with LOCK_MISMATCH (endpoint-fingerprint), untouched endpoints keep working, and
  * `verify: "full"` refuses the load itself.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { compile } from "../compiler/compile.js";
@@ -83,6 +84,25 @@ describe("first-use verification of endpoint contracts", () => {
     // Untouched endpoints (this one uses no shared definition) still work.
     const visits = await petstore.listVisits({ petId: "rex" });
     expect(visits.data.visits.length).toBeGreaterThan(0);
+  });
+
+  it("an effect relabelled in the lock and the endpoint index is refused (first use, and at load when full)", async () => {
+    const project = await compiledProject();
+    forgeArtifact(project, "petstore", (lines) => {
+      const at = lines.findIndex((line) => line.includes('["deletePet","destructive"]'));
+      lines[at] = lines[at]!.replace('["deletePet","destructive"]', '["deletePet","read"]');
+    });
+    const lock = JSON.parse(readFileSync(project.lockfile, "utf8"));
+    lock.sources.petstore.tools.petstore.endpoints.deletePet.effect = "read";
+    writeFileSync(project.lockfile, `${JSON.stringify(lock, null, 2)}\n`);
+    const lazy = await load(project);
+    expect(() => lazy.registry.get("petstore")!.endpoints.get("deletePet")).toThrow(
+      expect.objectContaining({
+        code: "LOCK_MISMATCH",
+        details: expect.objectContaining({ endpoint: "deletePet", expected: "read", actual: "destructive" }),
+      }),
+    );
+    await expect(load(project, { verify: "full" })).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
   });
 
   it('`verify: "full"` refuses the same forged artifact at load', async () => {

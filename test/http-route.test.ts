@@ -66,15 +66,22 @@ const literal = fc.constantFrom(
   "/x.",
   "/.",
   "/%2e",
+  "/%",
+  "/files/%",
   "/v1:",
   "",
   "/",
   "/{",
   "\\y",
+  "-admin",
+  "x",
+  "/items?x=1&",
+  "/q?",
+  "/h#frag",
 );
 const value = fc.oneof(
   fc.string(),
-  fc.constantFrom(".x", "..x", "x.", "a/b", "%2e%2e", "?q", "#f", "ü", " ", "\\"),
+  fc.constantFrom(".x", "..x", "x.", "a/b", "%2e%2e", "?q", "#f", "ü", " ", "\\", "2e", "2E", "x"),
 );
 
 describe("compiled request paths", () => {
@@ -84,10 +91,14 @@ describe("compiled request paths", () => {
         fc.array(literal, { minLength: 1, maxLength: 4 }),
         fc.array(value, { minLength: 3, maxLength: 3 }),
         fc.option(fc.string(), { nil: undefined }),
-        (parts, values, queryValue) => {
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        (parts, values, queryValue, slashes) => {
           const names = ["a", "b", "c"].slice(0, Math.max(0, parts.length - 1));
           const template = parts
-            .map((part, index) => part + (index < names.length ? `/{${names[index]}}` : ""))
+            .map(
+              (part, index) =>
+                part + (index < names.length ? `${slashes[index] ? "/" : ""}{${names[index]}}` : ""),
+            )
             .join("");
           const args: Record<string, unknown> = {};
           names.forEach((name, index) => {
@@ -116,7 +127,7 @@ describe("compiled request paths", () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 4000 },
     );
   });
 

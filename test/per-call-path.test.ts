@@ -12,7 +12,8 @@ import type { InvocationContext } from "../runtime/invoker.js";
 import type { EndpointSpec, FieldSpec } from "../runtime/model.js";
 import { ExecutionPolicy } from "../runtime/policy.js";
 import { selectFields } from "../runtime/projection.js";
-import { resolveRunConfig } from "../runtime/runs/config.js";
+import { ExecutionBudget } from "../runtime/runs/budget.js";
+import { type RunConfig, resolveRunConfig } from "../runtime/runs/config.js";
 import {
   faultRouter,
   OK_READING as OK,
@@ -159,6 +160,15 @@ describe("remembered field selections", () => {
     }
   });
 
+  it("never confuse two different lists that join to the same text", () => {
+    expect(selectFields(endpoint, [], "weather.current")).toEqual([]);
+    expect(() => selectFields(endpoint, [""], "weather.current")).toThrow(/does not declare/);
+    selectFields(endpoint, [ids[0]!, ids[1]!], "weather.current");
+    expect(() => selectFields(endpoint, [`${ids[0]}\u0000${ids[1]}`], "weather.current")).toThrow(
+      /does not declare/,
+    );
+  });
+
   it("keep refusing non-string IDs (no key is made for them)", () => {
     expect(() => selectFields(endpoint, [1 as unknown as string], "weather.current")).toThrow(
       /does not declare/,
@@ -179,7 +189,77 @@ describe("the default RunConfig", () => {
   });
 });
 
+describe("run stops", () => {
+  it("an invoker's onStop listener that throws never keeps the wall-clock budget from ending the call", async () => {
+    const { router, seoul } = await setup();
+    router.bind("weather", {
+      invoke: (context) => {
+        context.onStop?.(() => {
+          throw new Error("listener failed");
+        });
+        return new Promise(() => {});
+      },
+    });
+    const error = await failure(router.call(seoul, { budget: new ExecutionBudget({ maxWallClockMs: 100 }) }));
+    expect(error).toMatchObject({ code: "BUDGET_EXCEEDED", details: { limit: "wallClock" } });
+  }, 10_000);
+
+  it("a caller abort names the route it stopped (RUN_ABORTED)", async () => {
+    const { server, router, seoul } = await setup();
+    server.program("/weather/seoul", [{ reply: "hang" }], OK);
+    const controller = new AbortController();
+    const pending = router.call(seoul, { signal: controller.signal });
+    await expect.poll(() => server.inFlight.current, { timeout: 5_000 }).toBe(1);
+    controller.abort();
+    const error = await failure(pending);
+    expect(error).toMatchObject({
+      code: "RUN_ABORTED",
+      details: { route: "weather.current", reason: "signal" },
+    });
+    expect(error.message).toMatch(/^weather\.current: /);
+  });
+
+  it("options a RunConfig inherits are not skipped by the empty-config fast path", async () => {
+    const { server, router, seoul } = await setup();
+    server.program("/weather/seoul", [], OK);
+    const inherited = Object.create({ budget: new ExecutionBudget({ maxCalls: 0 }) }) as RunConfig;
+    const error = await failure(router.call(seoul, inherited));
+    expect(error.code).toBe("BUDGET_EXCEEDED");
+    expect(server.hits("/weather/seoul")).toBe(0);
+  });
+});
+
 describe("the HTTP exchange", () => {
+  it("works with a dispatcher that speaks only the older undici handler API", async () => {
+    const { server, router, seoul } = await setup();
+    server.program("/weather/seoul", [], OK);
+    const { Agent } = await import("undici");
+    const agent = new Agent();
+    cleanups.push(() => agent.close());
+    const legacyMethods = ["onConnect", "onHeaders", "onData", "onComplete", "onError"] as const;
+    // What an undici 6 Agent accepts: the five legacy callbacks, and nothing of the new API.
+    const legacyOnly = {
+      dispatch(options: object, handler: Record<string, unknown>) {
+        for (const method of legacyMethods)
+          if (typeof handler[method] !== "function") throw new TypeError(`invalid ${method} method`);
+        const forwarded = Object.fromEntries(
+          legacyMethods.map((method) => [
+            method,
+            (handler[method] as (...a: unknown[]) => unknown).bind(handler),
+          ]),
+        );
+        return agent.dispatch(options as never, forwarded as never);
+      },
+    };
+    const { createHttpInvoker } = await import("../runtime/transports/http.js");
+    router.bind("weather", createHttpInvoker({ baseUrl: server.url, dispatcher: legacyOnly }));
+    const result = await router.call(seoul);
+    expect(result.data).toMatchObject({ city: "seoul" });
+    server.program("/weather/seoul", [], { reply: "status", status: 503 });
+    const error = await failure(router.call(seoul));
+    expect(error).toMatchObject({ code: "HTTP_STATUS", details: { status: 503 } });
+  });
+
   it("skips 1xx informational responses and reads the final one", async () => {
     const server = createServer((_request, response) => {
       response.writeEarlyHints({ link: "</style.css>; rel=preload" });

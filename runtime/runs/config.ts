@@ -143,10 +143,11 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
   });
 }
 
+/** A plain object with no own keys; an object that could inherit options takes the full path. */
 function isEmptyObject(value: unknown): boolean {
-  return (
-    value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0
-  );
+  if (value === null || typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && Object.keys(value).length === 0;
 }
 
 /** What an empty RunConfig resolves to (the full path gives the same, key for key). */

@@ -57,7 +57,7 @@ export class RunState implements StopSource {
 
   /** Calls `listener` once when the run stops; returns the unsubscribe function. */
   onStop(listener: () => void): () => void {
-    if (this.stopError() !== undefined) {
+    if (this.#isStopped()) {
       queueMicrotask(listener);
       return () => undefined;
     }
@@ -72,11 +72,30 @@ export class RunState implements StopSource {
   }
 
   #stopped(): void {
-    const stop = this.stopError();
-    if (stop !== undefined) this.#controller?.abort(stop);
+    // Listeners first: each names its own route in the stop error (the first one made is kept).
     const listeners = [...this.#listeners];
     this.#listeners.clear();
-    for (const listener of listeners) listener();
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener (an invoker's cleanup) that throws must not keep the others from running: the
+        // run's own steps are listeners too. Its error has nowhere to go and is dropped.
+      }
+    }
+    const stop = this.stopError();
+    if (stop !== undefined) this.#controller?.abort(stop);
+  }
+
+  /** Whether the run is stopped, without settling its stop error (whose message names a route). */
+  #isStopped(): boolean {
+    if (this.#stop !== undefined || this.config.signal?.aborted === true) return true;
+    try {
+      this.ledger.checkWallClock();
+      return false;
+    } catch {
+      return true;
+    }
   }
 
   /** The error that stopped the run, if it was stopped (deadline, caller abort or cancel). */

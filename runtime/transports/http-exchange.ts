@@ -124,54 +124,62 @@ export function exchange(
     unsubscribe = onStop?.(() => abortWith(undefined));
     if (settled) return;
 
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(started: Controller) {
-        controller = started;
-        if (settled) started.abort(new Error("settled"));
+    const start = (statusCode: number, responseHeaders: Headers): void => {
+      // 1xx informational responses precede the real one.
+      if (statusCode < 200 || settled) return;
+      status = statusCode;
+      headers = responseHeaders;
+      success =
+        limits.successStatus.includes(statusCode) || (limits.successStatus.length === 0 && statusCode < 300);
+      if (!success) {
+        limit = limits.errorBytes;
+        return;
+      }
+      const declared = limits.head ? undefined : responseHeaders["content-length"];
+      if (typeof declared !== "string") return;
+      const length = Number(declared);
+      if (!/^\d+$/.test(declared.trim()) || !Number.isSafeInteger(length)) {
+        fail(
+          new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
+            route,
+            contentLength: declared,
+          }),
+        );
+      } else if (length > limits.maxBytes) fail(tooLarge(route, limits.maxBytes, length));
+    };
+    const data = (chunk: Buffer): void => {
+      if (settled) return;
+      received += chunk.byteLength;
+      chunks.push(chunk);
+      if (received <= limit) return;
+      // An error body is only sampled: stop reading once the prefix is there.
+      if (!success) done(true);
+      else fail(tooLarge(route, limits.maxBytes, received));
+    };
+    const connected = (started: Controller): void => {
+      controller = started;
+      if (settled) started.abort(new Error("settled"));
+    };
+    // undici 7 calls the onRequestStart/onResponse* methods; a dispatcher of an earlier undici major
+    // (a custom `dispatcher` option) calls the older onConnect/onHeaders/onData/onComplete/onError.
+    const handler = {
+      onRequestStart: (started: Controller) => connected(started),
+      onResponseStart: (_controller: Controller, statusCode: number, responseHeaders: Headers) =>
+        start(statusCode, responseHeaders),
+      onResponseData: (_controller: Controller, chunk: Buffer) => data(chunk),
+      onResponseEnd: () => done(false),
+      onResponseError: (_controller: Controller, error: Error) => broken(error),
+      onConnect: (abort: (reason: Error) => void) => connected({ abort }),
+      onHeaders: (statusCode: number, rawHeaders: readonly (Buffer | string)[]) => {
+        start(statusCode, headersOf(rawHeaders));
+        return true;
       },
-      onResponseStart(_controller: Controller, statusCode: number, responseHeaders: Headers) {
-        // 1xx informational responses precede the real one.
-        if (statusCode < 200 || settled) return;
-        status = statusCode;
-        headers = responseHeaders;
-        success =
-          limits.successStatus.includes(statusCode) ||
-          (limits.successStatus.length === 0 && statusCode < 300);
-        if (!success) {
-          limit = limits.errorBytes;
-          return;
-        }
-        const declared = limits.head ? undefined : responseHeaders["content-length"];
-        if (typeof declared !== "string") return;
-        const length = Number(declared);
-        if (!/^\d+$/.test(declared.trim()) || !Number.isSafeInteger(length)) {
-          fail(
-            new InvocationError(
-              "RESPONSE_NOT_JSON",
-              `${route}: the response has an invalid Content-Length.`,
-              {
-                route,
-                contentLength: declared,
-              },
-            ),
-          );
-        } else if (length > limits.maxBytes) fail(tooLarge(route, limits.maxBytes, length));
+      onData: (chunk: Buffer) => {
+        data(chunk);
+        return true;
       },
-      onResponseData(_controller: Controller, chunk: Buffer) {
-        if (settled) return;
-        received += chunk.byteLength;
-        chunks.push(chunk);
-        if (received <= limit) return;
-        // An error body is only sampled: stop reading once the prefix is there.
-        if (!success) done(true);
-        else fail(tooLarge(route, limits.maxBytes, received));
-      },
-      onResponseEnd() {
-        done(false);
-      },
-      onResponseError(_controller: Controller, error: Error) {
-        broken(error);
-      },
+      onComplete: () => done(false),
+      onError: (error: Error) => broken(error),
     } as unknown as Dispatcher.DispatchHandler;
     try {
       dispatcher.dispatch(
@@ -188,6 +196,19 @@ export function exchange(
       fail(interrupted(error));
     }
   });
+}
+
+/** The two response headers the transport reads, from an older undici's raw name/value list. */
+function headersOf(raw: readonly (Buffer | string)[]): Headers {
+  const out: Headers = {};
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index]!.toString("latin1").toLowerCase();
+    if (name !== "content-length" && name !== "retry-after") continue;
+    const value = raw[index + 1]!.toString("latin1");
+    const known = out[name];
+    out[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+  }
+  return out;
 }
 
 function tooLarge(route: string, maxBytes: number, size: number): InvocationError {

@@ -56,14 +56,18 @@ function compile(base: BaseUrl, template: string, endpoint: EndpointSpec): Compi
     at = match.index + match[0].length;
   }
   literals.push(template.slice(at));
-  // With a plain segment in every placeholder, the URL parser must give back exactly the same text.
+  // With a plain segment in every placeholder, the URL parser must give back exactly the same text,
+  // under the base path. No "%" in the literal text: "%" before a placeholder would join the encoded
+  // value into another escape (value "2e" after "%" is "%2e", a dot to servers that decode it).
   const probe = base.basePath + literals.join("x");
   let canonical = false;
-  try {
-    const url = new URL(base.origin + probe);
-    canonical = url.origin === base.origin && url.pathname === probe && !/%2e|\\/i.test(probe);
-  } catch {
-    canonical = false;
+  if (probe.startsWith(`${base.basePath}/`) && !literals.some((text) => /[%\\?#]/.test(text))) {
+    try {
+      const url = new URL(base.origin + probe);
+      canonical = url.origin === base.origin && url.pathname === probe;
+    } catch {
+      canonical = false;
+    }
   }
   return {
     literals,
@@ -89,10 +93,15 @@ export function requestPath(
     path += segmentOf(name, parameter ? args[parameter.name] : undefined, route);
     path += compiledRoute.literals[index + 1]!;
   }
-  let pathname = base.basePath + path;
-  // Encoded values hold no "/", "\", "%2e" or "?": only a segment starting with "." can still be rewritten.
-  if (!compiledRoute.canonical || pathname.includes("/.")) pathname = parsedPath(base, pathname, route);
-  const search = queryOf(compiledRoute.query, args, route, trustedQuery);
+  const pathname = base.basePath + path;
+  // Encoded values hold no "/", "\", "%2e" or "?": with canonical literal text, only a segment
+  // starting with "." could still be rewritten; such paths (and every non-canonical template) are
+  // parsed as a whole URL, as all paths were before routes were compiled.
+  if (!compiledRoute.canonical || pathname.includes("/.") || !pathname.startsWith(`${base.basePath}/`)) {
+    return parsedPath(base, pathname, compiledRoute.query, args, route, trustedQuery);
+  }
+  const params = queryOf(compiledRoute.query, args, route, trustedQuery, undefined);
+  const search = params === undefined ? "" : params.toString();
   return search === "" ? pathname : `${pathname}?${search}`;
 }
 
@@ -118,8 +127,18 @@ function segmentOf(name: string, value: unknown, route: string): string {
   return encodePathSegment(text);
 }
 
-/** The path as the URL parser normalizes it, refused when it leaves the base path. */
-function parsedPath(base: BaseUrl, pathname: string, route: string): string {
+/**
+ * The path and query as the URL parser normalizes them (a query string in the template is kept, the
+ * parameters appended to it), refused when the path leaves the base path.
+ */
+function parsedPath(
+  base: BaseUrl,
+  pathname: string,
+  query: readonly ParameterSpec[],
+  args: Readonly<Record<string, unknown>>,
+  route: string,
+  trustedQuery: ReadonlyMap<string, string>,
+): string {
   const url = new URL(base.origin + pathname);
   if (
     url.origin !== base.origin ||
@@ -129,16 +148,19 @@ function parsedPath(base: BaseUrl, pathname: string, route: string): string {
       route,
     });
   }
-  return url.pathname;
+  queryOf(query, args, route, trustedQuery, url.searchParams);
+  return url.pathname + url.search;
 }
 
+/** Appends the query arguments, then the trusted pairs, to `params` (made on demand when undefined). */
 function queryOf(
   parameters: readonly ParameterSpec[],
   args: Readonly<Record<string, unknown>>,
   route: string,
   trustedQuery: ReadonlyMap<string, string>,
-): string {
-  let params: URLSearchParams | undefined;
+  into: URLSearchParams | undefined,
+): URLSearchParams | undefined {
+  let params = into;
   for (const parameter of parameters) {
     const value = args[parameter.name];
     if (value === undefined) continue;
@@ -158,7 +180,7 @@ function queryOf(
     params ??= new URLSearchParams();
     params.append(name, value);
   }
-  return params === undefined ? "" : params.toString();
+  return params;
 }
 
 function scalar(value: unknown): string {
