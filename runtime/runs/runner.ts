@@ -5,7 +5,7 @@
  * accept only flat plans whose calls all preflight as explicitly read-only, and share one budget and
  * one concurrency bound. `stream` exposes the same run as an async iterator of its events.
  */
-import { detachArguments } from "../checks.js";
+import { detachArguments } from "../detach.js";
 import { CallRefusedError } from "../errors.js";
 import type { RunEvent } from "../events.js";
 import type { ToolCall, ToolResult } from "../model.js";
