@@ -11,23 +11,10 @@ export async function readBounded(
   route: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  if (contentLength !== undefined) {
-    const declared = Number(contentLength);
-    if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
-      body.destroy();
-      throw new InvocationError(
-        "RESPONSE_NOT_JSON",
-        `${route}: the response has an invalid Content-Length.`,
-        {
-          route,
-          contentLength,
-        },
-      );
-    }
-    if (declared > maxBytes) {
-      body.destroy();
-      throw tooLarge(route, maxBytes, declared);
-    }
+  const refused = declaredLengthError(contentLength, maxBytes, route);
+  if (refused !== undefined) {
+    body.destroy();
+    throw refused;
   }
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -52,7 +39,27 @@ export async function readBounded(
   return Buffer.concat(chunks, received).toString("utf8");
 }
 
-function tooLarge(route: string, maxBytes: number, size: number): InvocationError {
+/**
+ * The refusal a declared Content-Length earns before any body byte is kept: not a plain decimal
+ * (RESPONSE_NOT_JSON) or over the limit (RESPONSE_TOO_LARGE); undefined when it is fine or absent.
+ */
+export function declaredLengthError(
+  contentLength: string | undefined,
+  maxBytes: number,
+  route: string,
+): InvocationError | undefined {
+  if (contentLength === undefined) return undefined;
+  const declared = Number(contentLength);
+  if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
+    return new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
+      route,
+      contentLength,
+    });
+  }
+  return declared > maxBytes ? tooLarge(route, maxBytes, declared) : undefined;
+}
+
+export function tooLarge(route: string, maxBytes: number, size: number): InvocationError {
   return new InvocationError(
     "RESPONSE_TOO_LARGE",
     `${route}: the response is larger than the ${maxBytes}-byte limit (${size} bytes). Raise maxResponseBytes in the binding if this is expected.`,
@@ -82,4 +89,13 @@ export async function readPrefix(
     body.destroy();
   }
   return Buffer.concat(chunks, received).subarray(0, maxBytes).toString("utf8");
+}
+
+/** A transport error's name and code for a message (never its text, which may echo a URL). */
+export function describeCause(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" ? `${error.name} ${code}` : error.name;
+  }
+  return "unknown error";
 }

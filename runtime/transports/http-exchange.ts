@@ -8,7 +8,8 @@
  * received bytes are counted as they arrive, and an error body is sampled only up to a prefix.
  */
 import type { Dispatcher } from "undici";
-import { InvocationError, InvocationUnavailableError } from "../errors.js";
+import { InvocationUnavailableError } from "../errors.js";
+import { declaredLengthError, describeCause, tooLarge } from "./bounded-read.js";
 
 export interface ExchangeRequest {
   readonly origin: string;
@@ -101,7 +102,7 @@ export function exchange(
         );
       }
       return new InvocationUnavailableError(
-        `${route}: request to ${request.origin} ${timedOut ? `timed out after ${limits.timeoutMs} ms` : `failed (${describe(cause)})`}.`,
+        `${route}: request to ${request.origin} ${timedOut ? `timed out after ${limits.timeoutMs} ms` : `failed (${describeCause(cause)})`}.`,
         { route, origin: request.origin, reason: timedOut ? "timeout" : "connection" },
         { cause },
       );
@@ -136,16 +137,12 @@ export function exchange(
         return;
       }
       const declared = limits.head ? undefined : responseHeaders["content-length"];
-      if (typeof declared !== "string") return;
-      const length = Number(declared);
-      if (!/^\d+$/.test(declared.trim()) || !Number.isSafeInteger(length)) {
-        fail(
-          new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
-            route,
-            contentLength: declared,
-          }),
-        );
-      } else if (length > limits.maxBytes) fail(tooLarge(route, limits.maxBytes, length));
+      const refused = declaredLengthError(
+        typeof declared === "string" ? declared : undefined,
+        limits.maxBytes,
+        route,
+      );
+      if (refused !== undefined) fail(refused);
     };
     const data = (chunk: Buffer): void => {
       if (settled) return;
@@ -209,20 +206,4 @@ function headersOf(raw: readonly (Buffer | string)[]): Headers {
     out[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
   }
   return out;
-}
-
-function tooLarge(route: string, maxBytes: number, size: number): InvocationError {
-  return new InvocationError(
-    "RESPONSE_TOO_LARGE",
-    `${route}: the response is larger than the ${maxBytes}-byte limit (${size} bytes). Raise maxResponseBytes in the binding if this is expected.`,
-    { route, maxBytes, size },
-  );
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "string" ? `${error.name} ${code}` : error.name;
-  }
-  return "unknown error";
 }

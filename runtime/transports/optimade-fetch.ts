@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../errors.js";
-import { readBounded } from "./bounded-read.js";
+import { describeCause, readBounded } from "./bounded-read.js";
 import { statusError } from "./optimade-response.js";
 import type { OptimadeBase } from "./optimade-url.js";
 
@@ -41,7 +41,7 @@ export async function fetchPage(
     });
   } catch (error) {
     throw new InvocationUnavailableError(
-      `${route}: request to ${transport.base.origin} failed (${describe(error)}).`,
+      `${route}: request to ${transport.base.origin} failed (${describeCause(error)}).`,
       { route, origin: transport.base.origin },
       { cause: error },
     );
@@ -88,12 +88,4 @@ export async function fetchPage(
   }
   budget.bytes -= Buffer.byteLength(text, "utf8");
   return text;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "string" ? `${error.name} ${code}` : error.name;
-  }
-  return "unknown error";
 }
