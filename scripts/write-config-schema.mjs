@@ -5,6 +5,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { CONFIG_SCHEMA } from "../dist/compiler/config-schema.js";
+import { AJV_OPTIONS } from "../dist/runtime/validation.js";
 
 writeFileSync(
   new URL("../schemarouter.config.schema.json", import.meta.url),
@@ -14,14 +15,8 @@ writeFileSync(
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require("ajv/dist/2020.js");
 const standaloneCode = require("ajv/dist/standalone/index.js").default;
-// The options of runtime/validation.ts, plus source output; the config schema uses no formats.
-const ajv = new Ajv2020({
-  strict: false,
-  allErrors: false,
-  validateSchema: false,
-  logger: false,
-  code: { source: true },
-});
+// The runtime's options (its own patterns are trusted: native RegExp), plus source output.
+const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
 const code = standaloneCode(ajv, ajv.compile(CONFIG_SCHEMA));
 const target = new URL("../dist/compiler/config-validator.cjs", import.meta.url);
 writeFileSync(
