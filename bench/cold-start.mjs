@@ -36,8 +36,15 @@ export async function benchColdStart({ runs }) {
   for (let run = 0; run < runs; run++) {
     firstUse.push(JSON.parse((await runNode(CHILD, [RUNTIME, dir, "first-use"])).stdout));
   }
+  const full = [];
+  for (let run = 0; run < runs; run++) {
+    const result = await runNode(CHILD, [RUNTIME, dir, "full"]);
+    full.push({ ...JSON.parse(result.stdout), maxRssMb: result.maxRssMb });
+  }
   const of = (key) => summarize(samples.map((sample) => sample[key]));
   return {
+    fullLoadMs: summarize(full.map((sample) => sample.loadMs)),
+    fullMaxRssMb: summarize(full.map((sample) => sample.maxRssMb)),
     firstCallMs: summarize(firstUse.map((sample) => sample.firstCallMs)),
     firstRetrieveMs: summarize(firstUse.map((sample) => sample.firstRetrieveMs)),
     endpoints: samples[0].endpoints,

@@ -167,6 +167,14 @@ if (results.cold) {
       "(info)",
       "",
     ],
+    [
+      '4. load with verify: "full" (every endpoint at load), ms',
+      spread(c.fullLoadMs),
+      "—",
+      `${fmt(c.fullLoadMs.median)} ms, ${fmt(c.fullMaxRssMb.median)} MB`,
+      "(info)",
+      "",
+    ],
   );
 }
 if (results.call) {

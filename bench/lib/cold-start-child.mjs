@@ -6,7 +6,8 @@
  * With `first-use` as the third argument, also times what pays for the endpoints' parsing and
  * verification after the load: the first governed call (`meta/root`, through a trusted in-process
  * invoker, so no network is involved), then the first retrieval (which ranks, hence verifies,
- * every endpoint). Kept out of the plain run so its peak RSS is the load's alone.
+ * every endpoint). Kept out of the plain run so its peak RSS is the load's alone. With `full`, the load
+ * itself verifies every endpoint (`verify: "full"`).
  */
 import { pathToFileURL } from "node:url";
 
@@ -23,7 +24,11 @@ const invoker = {
     return Object.fromEntries(root.required.map((key) => [key, `https://api.github.com/${key}`]));
   },
 };
-router = await SchemaRouter.load({ root, bindings: { github: { invoker } } });
+router = await SchemaRouter.load({
+  root,
+  bindings: { github: { invoker } },
+  ...(mode === "full" ? { verify: "full" } : {}),
+});
 const loaded = performance.now();
 const endpoints = router.registry.entries().length;
 const out = {
