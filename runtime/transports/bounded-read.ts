@@ -67,30 +67,6 @@ export function tooLarge(route: string, maxBytes: number, size: number): Invocat
   );
 }
 
-/**
- * Reads at most `maxBytes` of an error response body for diagnostics, then releases the stream.
- * Never fails: a body that is too large, broken or cut off yields what arrived.
- */
-export async function readPrefix(
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
-  maxBytes: number,
-): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      received += chunk.byteLength;
-      if (received >= maxBytes) break;
-    }
-  } catch {
-    // Diagnostics only: keep what arrived.
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks, received).subarray(0, maxBytes).toString("utf8");
-}
-
 /** A transport error's name and code for a message (never its text, which may echo a URL). */
 export function describeCause(error: unknown): string {
   if (error instanceof Error) {
