@@ -1,6 +1,18 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const runtime = (path: string): string => fileURLToPath(new URL(`./runtime/${path}`, import.meta.url));
+
 export default defineConfig({
+  // Tests run the runtime from source, like tsconfig.json's `paths`: one copy of every class, so
+  // `instanceof` holds between the compiler's view (`schemarouter/internal`) and the tests' imports.
+  resolve: {
+    alias: [
+      { find: /^schemarouter$/, replacement: runtime("index.ts") },
+      { find: /^schemarouter\/internal$/, replacement: runtime("internal.ts") },
+      { find: /^schemarouter\/(bindings|format|traces|transports)$/, replacement: runtime("$1/index.ts") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

@@ -12,13 +12,13 @@ import { fileURLToPath } from "node:url";
 import { environmentText, latencyText, qualityText } from "./routing/report.mjs";
 import { environment } from "./routing/stats.mjs";
 
-const BUILT = fileURLToPath(new URL("../dist/runtime/retrieval/index.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../runtime/dist/retrieval/index.js", import.meta.url));
 
 /** The benchmark modules import the built package; say what to do when it is missing. */
 async function modules() {
   if (!existsSync(BUILT)) {
     throw new Error(
-      "bench/routing.mjs measures the built package and dist/ is missing: run `npm run build` first.",
+      "bench/routing.mjs measures the built package and runtime/dist is missing: run `npm run build` first.",
     );
   }
   const [quality, latency] = await Promise.all([

@@ -114,7 +114,7 @@ function app(name, source, refused) {
 export async function benchTypecheck({ runs }) {
   rmSync(DIR, { recursive: true, force: true });
   const ours = app("schemarouter", OURS_APP, OURS_REFUSED);
-  symlinkSync(PACKAGE, join(ours, "node_modules", "schemarouter"), "dir");
+  symlinkSync(join(PACKAGE, "runtime"), join(ours, "node_modules", "schemarouter"), "dir");
   writeFileSync(
     join(ours, "schemarouter.config.json"),
     JSON.stringify({

@@ -6,22 +6,26 @@
  * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
  */
 import { join, relative } from "node:path";
-import { DefinitionSet } from "../runtime/fingerprint.js";
-import { type Lockfile, serializeLockfile } from "../runtime/lockfile.js";
-import type { SourceKind, ToolSpec } from "../runtime/model.js";
-import { type RegisteredTool, registerTool } from "../runtime/registry.js";
-import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config.js";
-import { applyOverlays } from "./contracts.js";
+import type { SourceKind, ToolSpec } from "schemarouter/internal";
+import {
+  DefinitionSet,
+  type Lockfile,
+  type RegisteredTool,
+  registerTool,
+  serializeLockfile,
+} from "schemarouter/internal";
+import { type SourceSummary, summarizeLockChanges } from "./cli/summary.js";
+import { type DriftResult, diffLockStates } from "./compare/lock-state.js";
+import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config/config.js";
 import { emitArtifact } from "./emit/artifact.js";
 import { emitBindings } from "./emit/bindings.js";
 import { readPreviousLock, readPreviousState, reuseSource } from "./emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "./emit/lockfile.js";
 import { readTemplateText } from "./emit/template.js";
+import { type OutputFile, type WriteResult, writeOutputs } from "./emit/write.js";
 import { CompileError } from "./errors.js";
-import { type DriftResult, diffLockStates } from "./lock-state.js";
+import { applyOverlays } from "./overlays/overlays.js";
 import type { SourceContext, SourceResult } from "./sources/types.js";
-import { type SourceSummary, summarizeLockChanges } from "./summary.js";
-import { type OutputFile, type WriteResult, writeOutputs } from "./write.js";
 
 export interface CompileOptions {
   /** Path of schemarouter.config.json. */

@@ -2,7 +2,7 @@
  * Build-time errors name who is to blame: the config file, a source (with its name and cause), or
  * the compile step itself. Each carries a stable `code`.
  */
-import { type ErrorDetails, SchemaRouterError } from "../runtime/errors.js";
+import { type ErrorDetails, SchemaRouterError } from "schemarouter/internal";
 
 export const COMPILER_ERROR_CODES = {
   CONFIG_NOT_FOUND: "No schemarouter.config.json was found.",

@@ -2,7 +2,8 @@
  * schemarouter/compiler — the programmatic compiler API (build time only).
  */
 
-export { main } from "./cli.js";
+export { main } from "./cli/program.js";
+export { formatSummary, type SourceSummary, summarizeLockChanges } from "./cli/summary.js";
 export {
   type Change,
   type ChangeCategory,
@@ -20,7 +21,21 @@ export {
   type SourceSnapshot,
   sourceSnapshotOf,
   worst,
-} from "./compare.js";
+} from "./compare/compare.js";
+export {
+  checkDrift,
+  exceedsThreshold,
+  type FailOn,
+  formatDrift,
+  type ReportFormat,
+} from "./compare/drift-check.js";
+export {
+  type DriftResult,
+  diffLockStates,
+  type LockState,
+  readLockState,
+  readLockStateAtRevision,
+} from "./compare/lock-state.js";
 export { type CompileOptions, type CompileResult, compile, compileSource, resolveSource } from "./compile.js";
 export {
   CONFIG_FILE,
@@ -29,19 +44,10 @@ export {
   loadConfig,
   type ResolvedConfig,
   type SourceConfig,
-} from "./config.js";
-export { CONFIG_SCHEMA } from "./config-schema.js";
-export { applyOverlays } from "./contracts.js";
-export { checkDrift, exceedsThreshold, type FailOn, formatDrift, type ReportFormat } from "./drift.js";
+} from "./config/config.js";
+export { CONFIG_SCHEMA } from "./config/schema.js";
 export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors.js";
-export {
-  type DriftResult,
-  diffLockStates,
-  type LockState,
-  readLockState,
-  readLockStateAtRevision,
-} from "./lock-state.js";
+export { applyOverlays } from "./overlays/overlays.js";
 export { ADAPTERS } from "./sources/index.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";
-export { formatSummary, type SourceSummary, summarizeLockChanges } from "./summary.js";
 export { COMPILER_VERSION } from "./version.js";

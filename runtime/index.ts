@@ -1,8 +1,28 @@
 /**
  * schemarouter — the runtime. Loads pinned capability artifacts, refuses drift, and executes every
- * call through one fail-closed boundary. This module is the whole public runtime surface.
+ * call through one fail-closed boundary. This module is the facade and what applications need; the
+ * built-in invokers, traces, format helpers and binding support live behind named subpaths
+ * (docs/reference/exports.md).
  */
-export { ARTIFACT_FORMAT_VERSION, type Artifact } from "./artifact.js";
+
+export {
+  bindClient,
+  type CallOptions,
+  type EndpointPin,
+  type Projected,
+  type ProjectPaths,
+  type TypedResult,
+} from "./bindings/index.js";
+// Governed execution: runs, budgets, retries, fallback, availability, health, hooks.
+export type { ApprovalCallback, ApprovalContext, ApprovalRequest, CallContext } from "./boundary/executor.js";
+export type { Binding, InvocationContext, Invoker } from "./boundary/invoker.js";
+export type {
+  ExecutionPolicyOptions,
+  PolicyDecision,
+  PolicyRuleOptions,
+  PolicySubject,
+} from "./boundary/policy.js";
+export { type ApprovalMode, ExecutionPolicy, type PolicyAction, PolicyRule } from "./boundary/policy.js";
 export {
   CallRefusedError,
   ERROR_CODES,
@@ -13,7 +33,20 @@ export {
   LoadError,
   NonRetryableInvocationError,
   SchemaRouterError,
-} from "./errors.js";
+} from "./errors/errors.js";
+export {
+  AvailabilityMemory,
+  type AvailabilityOptions,
+  type AvailabilityStatus,
+} from "./governed/availability.js";
+export {
+  type BudgetLimit,
+  type BudgetUsage,
+  type CostSubject,
+  ExecutionBudget,
+  type ExecutionBudgetOptions,
+} from "./governed/budget.js";
+export type { ExecutionMode, RunConfig } from "./governed/config.js";
 export {
   isTerminal,
   RUN_EVENT_TYPES,
@@ -22,20 +55,27 @@ export {
   type RunEventType,
   TraceError,
   validateRunEvent,
-} from "./events.js";
-// Governed execution: runs, budgets, retries, fallback, availability, health, hooks.
-export type { ApprovalCallback, ApprovalContext, ApprovalRequest, CallContext } from "./executor.js";
+} from "./governed/events.js";
+export { type GovernedCall, type GovernedPlan, MAX_FALLBACKS } from "./governed/fallback.js";
 export {
-  canonicalJson,
-  digestJson,
-  endpointFingerprint,
-  fingerprintTool,
-  toolFingerprint,
-} from "./fingerprint.js";
-export type { Binding, InvocationContext, Invoker } from "./invoker.js";
-export type { VerifyMode } from "./load.js";
-export { LOCKFILE_VERSION, type Lockfile } from "./lockfile.js";
-export { mcpRemoteDigest } from "./mcp-digest.js";
+  AccessHealthMonitor,
+  type AccessHealthMonitorOptions,
+  type HealthCheckResult,
+  type HealthProbe,
+  type HealthProbeContext,
+  type HealthProbeOptions,
+} from "./governed/health.js";
+export type {
+  AfterHook,
+  AfterHookSnapshot,
+  BeforeHook,
+  ExecutionHooks,
+  HookCallSnapshot,
+} from "./governed/hooks.js";
+export { isTransient, RetryPolicy, type RetryPolicyOptions } from "./governed/retry.js";
+export type { RunInput } from "./governed/runner.js";
+export type { VerifyMode } from "./load/load.js";
+export { type RegisteredTool, Registry, registerTool } from "./load/registry.js";
 export type {
   CompatibilityIssue,
   Effect,
@@ -50,7 +90,7 @@ export type {
   ToolResult,
   ToolSpec,
   UnitNormalization,
-} from "./model.js";
+} from "./model/specs.js";
 export {
   type AnalyzerOptions,
   type Coverage,
@@ -71,9 +111,6 @@ export {
   planWithDecision,
   type QueryProposal,
 } from "./planner/index.js";
-export type { ExecutionPolicyOptions, PolicyDecision, PolicyRuleOptions, PolicySubject } from "./policy.js";
-export { type ApprovalMode, ExecutionPolicy, type PolicyAction, PolicyRule } from "./policy.js";
-export { type RegisteredTool, Registry, registerTool } from "./registry.js";
 export {
   type CapabilityCandidate,
   compactCandidateView,
@@ -92,78 +129,12 @@ export {
   SchemaRouter,
   type SchemaRouterOptions,
 } from "./router.js";
-export {
-  AvailabilityMemory,
-  type AvailabilityOptions,
-  type AvailabilityStatus,
-} from "./runs/availability.js";
-export {
-  type BudgetLimit,
-  type BudgetUsage,
-  type CostSubject,
-  ExecutionBudget,
-  type ExecutionBudgetOptions,
-} from "./runs/budget.js";
-export type { ExecutionMode, RunConfig } from "./runs/config.js";
-export { type GovernedCall, type GovernedPlan, MAX_FALLBACKS } from "./runs/fallback.js";
-export {
-  AccessHealthMonitor,
-  type AccessHealthMonitorOptions,
-  type HealthCheckResult,
-  type HealthProbe,
-  type HealthProbeContext,
-  type HealthProbeOptions,
-} from "./runs/health.js";
-export type {
-  AfterHook,
-  AfterHookSnapshot,
-  BeforeHook,
-  ExecutionHooks,
-  HookCallSnapshot,
-} from "./runs/hooks.js";
-export { isTransient, RetryPolicy, type RetryPolicyOptions } from "./runs/retry.js";
-export type { RunInput } from "./runs/runner.js";
-export {
-  createOtelExporter,
-  type OtelExporter,
-  type OtelExporterOptions,
-  type OtelSpanLike,
-  type OtelTracerLike,
-} from "./traces/otel.js";
-export { isRedactedMarker, redactEvent } from "./traces/redact.js";
-export { type ReplayResult, replayRun } from "./traces/replay.js";
-export { SqliteTraceStore, type SqliteTraceStoreOptions } from "./traces/sqlite.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
-export { createHttpInvoker, type DispatcherLike, type HttpBindingOptions } from "./transports/http.js";
+export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
 export {
-  createLocalInvoker,
   defineLocalTool,
   type LocalEndpointDefinition,
   type LocalToolDefinition,
-  localToolSpec,
-} from "./transports/local.js";
-export {
-  createMcpInvoker,
-  httpClientFactory,
-  type McpClientFactory,
-  type McpClientLike,
-  type McpConnectionOptions,
-  type McpServerVersionLike,
-  mcpClientFactory,
-  stdioClientFactory,
-} from "./transports/mcp.js";
-export {
-  createOptimadeInvoker,
-  DEFAULT_OPTIMADE_LIMITS,
-  type OptimadeBindingSettings,
-  type OptimadeInvokerOptions,
-  type OptimadeLimits,
-} from "./transports/optimade.js";
-export {
-  bindClient,
-  type CallOptions,
-  type EndpointPin,
-  type Projected,
-  type ProjectPaths,
-  type TypedResult,
-} from "./typed.js";
+} from "./transports/local/transport.js";
+export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
+export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";

@@ -2,13 +2,29 @@
  * The public runtime facade: `SchemaRouter.load()` verifies the lockfile and artifacts, binds trusted
  * invokers from local configuration, and runs every call through the executor boundary.
  */
-import { LoadError, SchemaRouterError } from "./errors.js";
-import type { RunEvent } from "./events.js";
-import { type ApprovalCallback, Executor } from "./executor.js";
-import { digestJson, fingerprintTool } from "./fingerprint.js";
-import type { Binding, Invoker } from "./invoker.js";
-import { type LoadedCatalog, loadCatalog, type VerifyMode } from "./load.js";
-import type { ToolResult } from "./model.js";
+
+import { type ApprovalCallback, Executor } from "./boundary/executor.js";
+import type { Binding, Invoker } from "./boundary/invoker.js";
+import { ExecutionPolicy } from "./boundary/policy.js";
+import { LoadError, SchemaRouterError } from "./errors/errors.js";
+import { digestJson, fingerprintTool } from "./format/fingerprint.js";
+import type { AvailabilityOptions, AvailabilityStatus } from "./governed/availability.js";
+import type { RunConfig } from "./governed/config.js";
+import type { RunEvent } from "./governed/events.js";
+import type { GovernedCall, GovernedPlan } from "./governed/fallback.js";
+import { RunGovernor } from "./governed/governor.js";
+import type {
+  AccessHealthMonitor,
+  AccessHealthMonitorOptions,
+  HealthCheckResult,
+  HealthProbe,
+  HealthProbeOptions,
+} from "./governed/health.js";
+import type { ExecutionHooks } from "./governed/hooks.js";
+import type { RunInput } from "./governed/runner.js";
+import { type LoadedCatalog, loadCatalog, type VerifyMode } from "./load/load.js";
+import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "./load/registry.js";
+import type { ToolResult } from "./model/specs.js";
 import {
   type DecisionBackend,
   type DecisionPlanOptions,
@@ -17,8 +33,6 @@ import {
   plan,
   planWithDecision,
 } from "./planner/index.js";
-import { ExecutionPolicy } from "./policy.js";
-import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "./registry.js";
 import {
   type CapabilityCandidate,
   createRetriever,
@@ -27,28 +41,15 @@ import {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-import type { AvailabilityOptions, AvailabilityStatus } from "./runs/availability.js";
-import type { RunConfig } from "./runs/config.js";
-import type { GovernedCall, GovernedPlan } from "./runs/fallback.js";
-import { RunGovernor } from "./runs/governor.js";
-import type {
-  AccessHealthMonitor,
-  AccessHealthMonitorOptions,
-  HealthCheckResult,
-  HealthProbe,
-  HealthProbeOptions,
-} from "./runs/health.js";
-import type { ExecutionHooks } from "./runs/hooks.js";
-import type { RunInput } from "./runs/runner.js";
-import { createHttpInvoker, type HttpBindingOptions } from "./transports/http.js";
-import { createLocalInvoker, type LocalToolDefinition, localToolSpec } from "./transports/local.js";
+import { createHttpInvoker, type HttpBindingOptions } from "./transports/http/transport.js";
+import { createLocalInvoker, type LocalToolDefinition, localToolSpec } from "./transports/local/transport.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
   mcpClientFactory,
   mcpExecutionIdentity,
-} from "./transports/mcp.js";
-import { createOptimadeBinding, type OptimadeBindingSettings } from "./transports/optimade.js";
+} from "./transports/mcp/transport.js";
+import { createOptimadeBinding, type OptimadeBindingSettings } from "./transports/optimade/transport.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {

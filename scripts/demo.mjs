@@ -19,7 +19,7 @@ await tsc(); // builds the provider fixture and the apps (against the committed 
 const { startDemoProvider } = await import("../examples/.build/examples/optimade/provider.js");
 const provider = await startDemoProvider();
 try {
-  await node("dist/compiler/bin.js", "compile");
+  await node("compiler/dist/cli/bin.js", "compile");
   await tsc(); // again, in case compile regenerated bindings
   await node("examples/.build/examples/demo.js", provider.baseUrl);
 } finally {

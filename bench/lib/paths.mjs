@@ -1,6 +1,6 @@
 /**
  * Where the benchmarks find the built package and the peers. `SCHEMAROUTER_BENCH_ROOT` points at
- * another built copy of the package (a directory with package.json, dist/ and templates/).
+ * another built checkout of the repository (runtime/dist and compiler/dist present).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const PACKAGE = resolve(process.env.SCHEMAROUTER_BENCH_ROOT ?? REPO);
-export const BIN = join(PACKAGE, "dist/compiler/bin.js");
-export const RUNTIME = join(PACKAGE, "dist/runtime/index.js");
+export const BIN = join(PACKAGE, "compiler/dist/cli/bin.js");
+export const RUNTIME = join(PACKAGE, "runtime/dist/index.js");
 
 const require = createRequire(join(REPO, "package.json"));
 

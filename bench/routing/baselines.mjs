@@ -7,7 +7,7 @@
  * An extra BM25 variant over all surface text (fields, aliases, semantic IDs, units, qualifiers as
  * words) shows how much of the gap is information and how much is typed matching.
  */
-import { tokenize } from "../../dist/runtime/retrieval/index.js";
+import { tokenize } from "../../runtime/dist/retrieval/index.js";
 
 /** Token multiset of a text: the product tokenizer applied word by word, so repeats are counted. */
 function termsOf(text) {

@@ -6,8 +6,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileSource, resolveSource } from "../../dist/compiler/compile.js";
-import { Registry } from "../../dist/runtime/registry.js";
+import { compileSource, resolveSource } from "../../compiler/dist/compile.js";
+import { Registry } from "../../runtime/dist/load/registry.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -6,8 +6,8 @@
  * Usage: node --expose-gc bench/routing/latency-child.mjs '{"catalog":"generated","endpoints":1000,"runs":5,"builds":3}'
  * (`catalog`: "generated" | "github"; `builds`/`exhaustiveBuilds`: timed index/exhaustive builds.)
  */
-import { plan } from "../../dist/runtime/planner/index.js";
-import { createRetriever } from "../../dist/runtime/retrieval/index.js";
+import { plan } from "../../runtime/dist/planner/index.js";
+import { createRetriever } from "../../runtime/dist/retrieval/index.js";
 import { generatedCatalog } from "./generated.mjs";
 import { percentile } from "./stats.mjs";
 

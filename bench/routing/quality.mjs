@@ -9,7 +9,7 @@
  *              (calibrateThreshold) on one fold and applied to the other (2-fold cross-fitting), so no
  *              case is scored with a threshold tuned on it.
  */
-import { createRetriever } from "../../dist/runtime/retrieval/index.js";
+import { createRetriever } from "../../runtime/dist/retrieval/index.js";
 import { ambiguousCatalog } from "./ambiguous.mjs";
 import { bm25Router, lexicalRouter } from "./baselines.mjs";
 import { A_PRIORI, aggregate, calibrateThreshold, folds, K, outcome, SETTINGS } from "./metrics.mjs";

@@ -1,8 +1,8 @@
 /**
  * Plain-JS ToolSpec builders and the seeded PRNG for the routing benchmarks, mirroring the helpers of
- * test/fixtures/catalogs.ts (benchmarks run under plain node against dist/, without a TS loader).
+ * test/fixtures/catalogs.ts (benchmarks run under plain node against runtime/dist, without a TS loader).
  */
-import { Registry, registerTool } from "../../dist/runtime/registry.js";
+import { Registry, registerTool } from "../../runtime/dist/load/registry.js";
 
 /** Deterministic PRNG (mulberry32), identical to the test fixture's. */
 export function random(seed) {

@@ -3,7 +3,7 @@
  * additionalProperties, patternProperties, items/prefixItems, contains, not, if/then/else,
  * dependentSchemas, …). Each handler recurses into subschemas through the comparison it is given.
  */
-import type { JsonObject, JsonValue } from "../../runtime/model.js";
+import type { JsonObject, JsonValue } from "schemarouter/internal";
 import {
   emitSide,
   emitUnknown,

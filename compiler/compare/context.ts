@@ -2,8 +2,9 @@
  * The state of one schema comparison: which side (request or response) the schema constrains, the
  * definitions of both sides, the `$ref` pairs being expanded (recursion guard), and a step budget.
  */
-import { canonicalJson } from "../../runtime/fingerprint.js";
-import type { JsonObject, JsonValue } from "../../runtime/model.js";
+
+import type { JsonObject, JsonValue } from "schemarouter/internal";
+import { canonicalJson } from "schemarouter/internal";
 import type { DefsPair } from "./defs.js";
 import { draft, type Emit } from "./report.js";
 import type { Side } from "./rule-table.js";

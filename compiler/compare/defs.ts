@@ -2,8 +2,9 @@
  * Shared definitions (`#/$defs/<name>`) of the two sides of a comparison: `$ref` resolution, and which
  * definitions are unchanged together with everything they reference (so equal subtrees are skipped).
  */
-import { canonicalJson, decodePointerToken, directDefRefs } from "../../runtime/fingerprint.js";
-import type { JsonSchema } from "../../runtime/model.js";
+
+import type { JsonSchema } from "schemarouter/internal";
+import { canonicalJson, decodePointerToken, directDefRefs } from "schemarouter/internal";
 
 export type Defs = Readonly<Record<string, JsonSchema>>;
 

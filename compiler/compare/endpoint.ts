@@ -2,7 +2,7 @@
  * Endpoint comparison: effect, execution metadata, parameters, input/output schemas, declared fields
  * and server projection of two EndpointSpecs (matched by name). Pointers are relative to the endpoint.
  */
-import type { EndpointSpec, JsonObject } from "../../runtime/model.js";
+import type { EndpointSpec, JsonObject } from "schemarouter/internal";
 import { canonical, newBudget, type SchemaContext, type Side, show } from "./context.js";
 import type { DefsPair } from "./defs.js";
 import { diffFields } from "./fields.js";

@@ -2,7 +2,7 @@
  * Declared field comparison (FieldSpec, matched by logical id): paths, units, semantic ids and
  * normalization are what plans and callers rely on, so a change to them is breaking.
  */
-import { type FieldSpec, resultPathOf } from "../../runtime/model.js";
+import { type FieldSpec, resultPathOf } from "schemarouter/internal";
 import { canonical, type SchemaContext } from "./context.js";
 import { draft, type Emit, pointerOf } from "./report.js";
 import type { RuleId } from "./rules.js";

@@ -4,7 +4,7 @@
  * to a shared definition, reached in many places, is shown once with a count; the report itself
  * (e.g. as JSON) keeps every place.
  */
-import { canonicalJson } from "../../runtime/fingerprint.js";
+import { canonicalJson } from "schemarouter/internal";
 import type { Change, ComparisonReport } from "./report.js";
 import type { ChangeSeverity } from "./rules.js";
 

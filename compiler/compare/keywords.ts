@@ -3,7 +3,7 @@
  * `default`, `type` (with OpenAPI 3.0 `nullable`) and `enum` (Validation §6.1). Each handler
  * classifies one changed keyword for the side the schema constrains.
  */
-import type { JsonObject } from "../../runtime/model.js";
+import type { JsonObject } from "schemarouter/internal";
 import {
   canonical,
   emitFixed,

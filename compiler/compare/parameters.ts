@@ -3,7 +3,7 @@
  * description, schema) and the endpoint input schema, minus the properties that merely repeat a
  * parameter (those are compared once, under `/parameters`).
  */
-import type { EndpointSpec, JsonObject, ParameterSpec } from "../../runtime/model.js";
+import type { EndpointSpec, JsonObject, ParameterSpec } from "schemarouter/internal";
 import { canonical, type SchemaContext, show } from "./context.js";
 import { byName, diffUnknownKeys } from "./members.js";
 import { draft, type Emit, pointerOf } from "./report.js";

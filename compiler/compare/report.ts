@@ -2,7 +2,7 @@
  * The comparison report: one Change per classified difference, collected through scoped emitters and
  * sorted deterministically. Diagnostic only: a report carries no fingerprint and grants nothing.
  */
-import { canonicalJson, encodePointerToken, sha256 } from "../../runtime/fingerprint.js";
+import { canonicalJson, encodePointerToken, sha256 } from "schemarouter/internal";
 import {
   type ChangeCategory,
   type ChangeSeverity,

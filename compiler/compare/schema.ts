@@ -3,7 +3,7 @@
  * schemas, resolves `$ref`s through each side's `$defs` with a recursion guard, and classifies every
  * changed keyword for the request or the response side. Anything it cannot prove safe is breaking.
  */
-import type { JsonObject, JsonValue } from "../../runtime/model.js";
+import type { JsonObject, JsonValue } from "schemarouter/internal";
 import { applicatorEntries } from "./applicators.js";
 import { branchEntries } from "./branches.js";
 import { CONSTRAINT_ENTRIES } from "./constraints.js";

@@ -2,7 +2,7 @@
  * Source and lock comparison: a source's kind, location, tools, MCP remote digests and unused shared
  * definitions; a lock is a set of sources matched by name.
  */
-import type { JsonSchema, SourceKind, ToolSpec } from "../../runtime/model.js";
+import type { JsonSchema, SourceKind, ToolSpec } from "schemarouter/internal";
 import { canonical, show } from "./context.js";
 import { DefsPair, defClosure } from "./defs.js";
 import { draft, type Emit, pointerOf, scoped } from "./report.js";

@@ -2,7 +2,7 @@
  * Tool comparison: identity and authority members of two ToolSpecs (provider, access mode, remote
  * flag, transport/binding identity) and their endpoints, matched by name.
  */
-import type { EndpointSpec, JsonObject, ToolSpec } from "../../runtime/model.js";
+import type { EndpointSpec, JsonObject, ToolSpec } from "schemarouter/internal";
 import { canonical, show } from "./context.js";
 import type { DefsPair } from "./defs.js";
 import { diffEndpoint } from "./endpoint.js";

@@ -7,22 +7,23 @@
  * parts: the self-digest, the file, and the definition digests and endpoint contracts that
  * fingerprinting needs all share one serialization.
  */
+
+import type { SourceKind } from "schemarouter/internal";
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_FORMAT_VERSION,
   type Artifact,
   type ArtifactBody,
+  canonicalJson,
+  DefinitionSet,
   endpointIndexOf,
-} from "../../runtime/artifact.js";
-import {
   memberTexts,
   renderArtifact,
   renderList,
   renderMember,
   renderTool,
-} from "../../runtime/artifact-render.js";
-import { canonicalJson, DefinitionSet, sha256 } from "../../runtime/fingerprint.js";
-import type { SourceKind } from "../../runtime/model.js";
+  sha256,
+} from "schemarouter/internal";
 import type { SourceResult } from "../sources/types.js";
 import { COMPILER_VERSION } from "../version.js";
 

@@ -7,9 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LockedSource, Lockfile } from "../../runtime/lockfile.js";
-import type { ResolvedConfig } from "../config.js";
-import { fileOnDisk, type OutputFile } from "../write.js";
+import type { LockedSource, Lockfile } from "schemarouter/internal";
+import type { ResolvedConfig } from "../config/config.js";
 import { clientModuleBody, fieldInterfaces } from "./client.js";
 import { bindingsInputs, sourceInputs } from "./inputs.js";
 import type { CompiledSource } from "./lockfile.js";
@@ -18,6 +17,7 @@ import { planMethods } from "./plan.js";
 import { GENERATED_HEADER, readStamp, stamped } from "./stamp.js";
 import { type ClientTemplate, parseClientTemplate, readTemplateText } from "./template.js";
 import { emitTypes } from "./types.js";
+import { fileOnDisk, type OutputFile } from "./write.js";
 
 export { GENERATED_HEADER } from "./stamp.js";
 

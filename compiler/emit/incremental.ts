@@ -8,19 +8,23 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ARTIFACT_FORMAT_VERSION, type Artifact } from "../../runtime/artifact.js";
-import { parseArtifact } from "../../runtime/artifact-read.js";
-import { sha256 } from "../../runtime/fingerprint.js";
-import { type LockedSource, type Lockfile, parseLockfile } from "../../runtime/lockfile.js";
-import type { SourceKind } from "../../runtime/model.js";
-import type { RegisteredTool } from "../../runtime/registry.js";
-import { isUrl } from "../../runtime/url.js";
-import { readAnyArtifact } from "../artifact-legacy.js";
-import type { ResolvedConfig, SourceConfig } from "../config.js";
-import type { LockState } from "../lock-state.js";
-import { fileOnDisk, type OutputFile } from "../write.js";
+import type { RegisteredTool, SourceKind } from "schemarouter/internal";
+import {
+  ARTIFACT_FORMAT_VERSION,
+  type Artifact,
+  isUrl,
+  type LockedSource,
+  type Lockfile,
+  parseArtifact,
+  parseLockfile,
+  sha256,
+} from "schemarouter/internal";
+import { readAnyArtifact } from "../compare/artifact-legacy.js";
+import type { LockState } from "../compare/lock-state.js";
+import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { currentBindings, expectedStamps } from "./bindings.js";
 import type { CompiledSource } from "./lockfile.js";
+import { fileOnDisk, type OutputFile } from "./write.js";
 
 export interface ReusedSource {
   readonly source: CompiledSource;

@@ -5,9 +5,10 @@
  * digest, every pin) and the compiler version decide that the artifact and lock entry on disk are
  * what compiling the same document again would produce.
  */
-import { digestJson, sha256 } from "../../runtime/fingerprint.js";
-import type { LockedSource } from "../../runtime/lockfile.js";
-import type { SourceConfig } from "../config.js";
+
+import type { LockedSource } from "schemarouter/internal";
+import { digestJson, sha256 } from "schemarouter/internal";
+import type { SourceConfig } from "../config/config.js";
 import { COMPILER_VERSION } from "../version.js";
 
 /** Bump when the generated bindings change shape for the same inputs (invalidates every stamp). */

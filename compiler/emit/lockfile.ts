@@ -2,17 +2,16 @@
  * Builds `schemarouter.lock.json` from the compiled sources: per source its provenance and artifact
  * pin, per tool and endpoint the fingerprints, side-effect class and remote flag.
  */
-import type { Artifact } from "../../runtime/artifact.js";
-import { sha256 } from "../../runtime/fingerprint.js";
+import type { Artifact, RegisteredTool } from "schemarouter/internal";
 import {
   LOCKFILE_MARKER,
   LOCKFILE_VERSION,
   type LockedSource,
   type LockedTool,
   type Lockfile,
-} from "../../runtime/lockfile.js";
-import type { RegisteredTool } from "../../runtime/registry.js";
-import type { OutputFile } from "../write.js";
+  sha256,
+} from "schemarouter/internal";
+import type { OutputFile } from "./write.js";
 
 export interface CompiledSource {
   readonly name: string;

@@ -2,7 +2,7 @@
  * The method plan of one source's bindings: one uniquely named method (and type base name) per
  * endpoint, with the endpoint and tool fingerprints it is pinned to.
  */
-import type { EndpointSpec } from "../../runtime/model.js";
+import type { EndpointSpec } from "schemarouter/internal";
 import type { CompiledSource } from "./lockfile.js";
 import { camelCase, NameAllocator, pascalCase } from "./names.js";
 

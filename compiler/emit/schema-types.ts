@@ -5,7 +5,7 @@
  * `allOf` is an intersection, `anyOf`/`oneOf` a union, `enum`/`const` literal unions. Keywords that
  * do not change the shape of a value (`not`, `if`, `minItems`, formats, bounds, …) are not typed.
  */
-import type { JsonSchema } from "../../runtime/model.js";
+import type { JsonSchema } from "schemarouter/internal";
 
 type Node = Readonly<Record<string, unknown>>;
 

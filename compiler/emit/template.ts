@@ -7,10 +7,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { SchemaRouterError } from "../../runtime/errors.js";
+import { SchemaRouterError } from "schemarouter/internal";
 
-/** templates/ sits at the package root: two levels up from source, three from dist/. */
-const TEMPLATE_CANDIDATES = ["../../templates/source-client.ts", "../../../templates/source-client.ts"].map(
+/** The build copies templates/ into the package (dist/templates/); from source it is the repository's. */
+const TEMPLATE_CANDIDATES = ["../templates/source-client.ts", "../../templates/source-client.ts"].map(
   (path) => fileURLToPath(new URL(path, import.meta.url)),
 );
 /** The runtime import specifier the template uses (replaced by the configured `runtimeImport`). */

@@ -4,7 +4,7 @@
  * References to shared definitions become references to their declared types, so every definition
  * is typed once however many endpoints use it.
  */
-import type { JsonSchema } from "../../runtime/model.js";
+import type { JsonSchema } from "schemarouter/internal";
 import { NameAllocator, pascalCase } from "./names.js";
 import { declaration, isDescriptiveOnly, type TypeContext } from "./schema-types.js";
 

@@ -2,7 +2,7 @@
  * Compatibility reports are data in artifacts: one entry per (pointer, construct), in a fixed order,
  * so identical inputs give byte-identical reports whatever order adapters found them in.
  */
-import type { CompatibilityIssue } from "../../runtime/model.js";
+import type { CompatibilityIssue } from "schemarouter/internal";
 
 export function sortIssues(issues: readonly CompatibilityIssue[]): CompatibilityIssue[] {
   const unique = new Map<string, CompatibilityIssue>();

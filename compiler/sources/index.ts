@@ -1,17 +1,17 @@
 /**
  * Dispatch table of source adapters: a new SourceKind fails the build until it is handled here.
  */
-import type { SourceKind } from "../../runtime/model.js";
+import type { SourceKind } from "schemarouter/internal";
 import type {
   LocalSourceConfig,
   McpSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
-} from "../config.js";
-import { localAdapter } from "./local.js";
-import { mcpAdapter } from "./mcp.js";
+} from "../config/config.js";
+import { localAdapter } from "./local/index.js";
+import { mcpAdapter } from "./mcp/index.js";
 import { openapiAdapter } from "./openapi/index.js";
-import { optimadeAdapter } from "./optimade.js";
+import { optimadeAdapter } from "./optimade/index.js";
 import type { SourceAdapter } from "./types.js";
 
 interface ConfigByKind {

@@ -2,7 +2,7 @@
  * The argument-object schema of an endpoint: one property per parameter, `required` recomputed from
  * the parameters, and no other properties — the shape every source kind hands the executor.
  */
-import type { JsonSchema, ParameterSpec } from "../../runtime/model.js";
+import type { JsonSchema, ParameterSpec } from "schemarouter/internal";
 
 export function inputSchemaOf(
   parameters: readonly ParameterSpec[],

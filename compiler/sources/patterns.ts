@@ -4,9 +4,9 @@
  * (INPUT_SCHEMA_VIOLATION / OUTPUT_SCHEMA_VIOLATION, reason "unsupported-pattern"), and the
  * compatibility report says so where the pattern is written (construct "unsupported-pattern").
  */
-import { encodePointerToken } from "../../runtime/fingerprint.js";
-import type { CompatibilityIssue } from "../../runtime/model.js";
-import { patternProblem } from "../../runtime/regexp.js";
+
+import type { CompatibilityIssue } from "schemarouter/internal";
+import { encodePointerToken, patternProblem } from "schemarouter/internal";
 
 /** Keys whose values are instance data, not schemas: a `pattern` key below them is not a keyword. */
 const DATA_KEYS = new Set(["const", "default", "enum", "example", "examples"]);

@@ -2,7 +2,7 @@
  * The SourceAdapter contract every source kind implements: bounded fetch/connect, parse, and return
  * capability contracts as data. Adapters never write files.
  */
-import type { CompatibilityIssue, JsonSchema, SourceKind, ToolSpec } from "../../runtime/model.js";
+import type { CompatibilityIssue, JsonSchema, SourceKind, ToolSpec } from "schemarouter/internal";
 
 export interface SourceContext {
   /** Directory that relative locations resolve against (the config file's directory). */

@@ -4,8 +4,9 @@
  * set, with remote descriptions wrapped as quoted untrusted data. Unknown routes, parameters, fields,
  * semantic IDs, units and extra keys are dropped (and reported); malformed output fails closed.
  */
-import type { JsonValue } from "../model.js";
-import { deepFreeze, type Registry } from "../registry.js";
+
+import { deepFreeze, type Registry } from "../load/registry.js";
+import type { JsonValue } from "../model/specs.js";
 import { compactCandidateView } from "../retrieval/compact.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";
 import { normalizeKey } from "../retrieval/tokenize.js";

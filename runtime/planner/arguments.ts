@@ -3,7 +3,7 @@
  * endpoint does not declare are dropped and reported, and missing required arguments are listed,
  * never invented.
  */
-import type { EndpointSpec, ParameterLocation } from "../model.js";
+import type { EndpointSpec, ParameterLocation } from "../model/specs.js";
 
 export interface ArgumentPlan {
   readonly arguments: Readonly<Record<string, unknown>>;

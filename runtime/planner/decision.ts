@@ -5,7 +5,7 @@
  * intent, among non-identifier fields only. It never builds ToolCalls. Unknown IDs, duplicates,
  * non-finite or out-of-range scores and malformed results fail closed; low confidence abstains.
  */
-import type { Registry } from "../registry.js";
+import type { Registry } from "../load/registry.js";
 import { RetrievalError } from "../retrieval/errors.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { RetrievalRequest } from "../retrieval/types.js";

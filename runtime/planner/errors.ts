@@ -2,7 +2,7 @@
  * Refusals of the untrusted planning helpers. A model analyzer or decision backend that returns
  * something malformed, unknown or out of range fails closed with one of these codes.
  */
-import { SchemaRouterError } from "../errors.js";
+import { SchemaRouterError } from "../errors/errors.js";
 
 export const PLANNING_ERROR_CODES = {
   ANALYZER_FAILED: "The model callback of a ModelQueryAnalyzer threw or rejected.",

@@ -2,7 +2,7 @@
  * Evidence checks (provenance, license, units, source type) against trusted local field metadata,
  * and coverage of the requested semantic fields. A decision backend can never change either.
  */
-import type { FieldSpec, JsonSchema, SourceKind } from "../model.js";
+import type { FieldSpec, JsonSchema, SourceKind } from "../model/specs.js";
 import type { EvidenceRequirements, RetrievalRequest } from "../retrieval/types.js";
 import type { Coverage, EvidenceReport, FieldEvidence } from "./types.js";
 

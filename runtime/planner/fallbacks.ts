@@ -4,9 +4,10 @@
  * with equal effective units), same provider before cross-provider. Each alternative carries its own
  * fingerprints, arguments and fields, and never selects more than the need plus its identifiers.
  */
-import type { FieldSpec } from "../model.js";
-import { resultPathOf } from "../model.js";
-import { overlaps } from "../projection.js";
+
+import { overlaps } from "../boundary/projection.js";
+import type { FieldSpec } from "../model/specs.js";
+import { resultPathOf } from "../model/specs.js";
 import { MAX_LIST_LENGTH } from "../retrieval/errors.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import { normalizeKey } from "../retrieval/tokenize.js";

@@ -2,7 +2,7 @@
  * Deterministic planning: the best eligible candidate first, then (up to `maxCalls`) the best
  * eligible candidates that cover requested fields the plan does not cover yet.
  */
-import type { Registry } from "../registry.js";
+import type { Registry } from "../load/registry.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { RetrievalRequest } from "../retrieval/types.js";
 import { assemble, createContext, options, type Pick, type PlanOptions, wantsMore } from "./core.js";

@@ -2,7 +2,7 @@
  * A validated model proposal and how it joins a request: the caller's lists and arguments always
  * win over proposed ones; a proposed route is only a preference among locally ranked candidates.
  */
-import type { JsonValue } from "../model.js";
+import type { JsonValue } from "../model/specs.js";
 import type { RetrievalRequest } from "../retrieval/types.js";
 import { PlanningError } from "./errors.js";
 

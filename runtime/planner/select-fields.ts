@@ -3,9 +3,10 @@
  * fields plus the declared identifiers; an ambiguous intent keeps every declared field. A query token
  * counts as a clear signal only when it matches some, but not all, non-identifier fields.
  */
-import type { EndpointSpec, FieldSpec } from "../model.js";
-import { resultPathOf } from "../model.js";
-import { overlaps } from "../projection.js";
+
+import { overlaps } from "../boundary/projection.js";
+import type { EndpointSpec, FieldSpec } from "../model/specs.js";
+import { resultPathOf } from "../model/specs.js";
 import { type FieldMatch, matchFields } from "../retrieval/fields.js";
 import type { RetrievalRequest } from "../retrieval/types.js";
 import type { DroppedField, FieldSelectionMode } from "./types.js";

@@ -3,7 +3,7 @@
  * selection, argument accounting, evidence, coverage and an audit-friendly explanation per call.
  * Explanations hold only deterministic, locally observable facts, never model reasoning.
  */
-import type { Effect, ParameterLocation, SourceKind, ToolCall } from "../model.js";
+import type { Effect, ParameterLocation, SourceKind, ToolCall } from "../model/specs.js";
 import type { ScoreComponent } from "../retrieval/types.js";
 
 /** How a call's fields were chosen. */

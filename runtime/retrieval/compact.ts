@@ -4,7 +4,7 @@
  * untrusted data so a prompt can keep them apart from instructions. No schemas, fingerprints,
  * scores or metadata are included.
  */
-import type { JsonSchema, JsonValue } from "../model.js";
+import type { JsonSchema, JsonValue } from "../model/specs.js";
 import type { CapabilityCandidate } from "./types.js";
 
 export const UNTRUSTED_NOTICE =

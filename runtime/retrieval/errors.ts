@@ -3,8 +3,8 @@
  * raise them. Retrieval itself never executes anything, so these are the only errors it throws.
  */
 
-import { SchemaRouterError } from "../errors.js";
-import { EFFECTS, type SourceKind } from "../model.js";
+import { SchemaRouterError } from "../errors/errors.js";
+import { EFFECTS, type SourceKind } from "../model/specs.js";
 import type { RetrievalRequest } from "./types.js";
 
 /** Largest K a single retrieval may ask for: the candidate set stays bounded. */

@@ -3,7 +3,7 @@
  * ID, aliases, explicit path segments, semantic ID, unit, dimensions and qualifiers. Matching only
  * ever names declared logical field IDs; paths are trusted metadata and never leave this module.
  */
-import type { FieldSpec } from "../model.js";
+import type { FieldSpec } from "../model/specs.js";
 import { normalizeKey, tokenize } from "./tokenize.js";
 import type { RetrievalRequest } from "./types.js";
 

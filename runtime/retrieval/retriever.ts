@@ -3,8 +3,9 @@
  * It caches the scoring surface and inverted index per registry object (registries are immutable,
  * each replacement is a new versioned object). Nothing here executes or grants authority.
  */
-import type { SourceKind } from "../model.js";
-import type { Registry, RegistryEntry } from "../registry.js";
+
+import type { Registry, RegistryEntry } from "../load/registry.js";
+import type { SourceKind } from "../model/specs.js";
 import { toCandidate } from "./candidate.js";
 import { checkK, checkMinCoverage, checkMinScore, checkRequest, RetrievalError } from "./errors.js";
 import { type RankFilter, rank } from "./rank.js";

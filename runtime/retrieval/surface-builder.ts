@@ -3,7 +3,7 @@
  * each token id with the score components it belongs to, adds the exact-match keys and the same-field
  * (concept token, unit token) pair keys, and merges them into one sorted row per endpoint.
  */
-import type { RegistryEntry } from "../registry.js";
+import type { RegistryEntry } from "../load/registry.js";
 import { normalizeKey, tokenize } from "./tokenize.js";
 
 /** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */

@@ -5,8 +5,9 @@
  * endpoints that share something with a request. Both are compressed rows (one typed array plus
  * offsets), so 100k endpoints stay compact.
  */
-import type { SourceKind } from "../model.js";
-import type { Registry, RegistryEntry } from "../registry.js";
+
+import type { Registry, RegistryEntry } from "../load/registry.js";
+import type { SourceKind } from "../model/specs.js";
 import { addEntry, BIT, LEXICAL_MASK, SurfaceBuilder } from "./surface-builder.js";
 
 export {

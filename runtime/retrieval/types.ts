@@ -2,7 +2,7 @@
  * Types of the retrieval surface: what an agent or application asks for, and the typed candidates it
  * gets back. A candidate describes a capability; it never carries execution authority.
  */
-import type { Effect, FieldSpec, JsonSchema, ParameterSpec, SourceKind } from "../model.js";
+import type { Effect, FieldSpec, JsonSchema, ParameterSpec, SourceKind } from "../model/specs.js";
 
 /** Evidence a planned call must carry, checked against trusted local schema metadata only. */
 export interface EvidenceRequirements {

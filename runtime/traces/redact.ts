@@ -5,8 +5,8 @@
  * what the code means, no values — unless local code opts in to payloads. Tags and metadata are kept
  * in the store (they are never exported to OpenTelemetry).
  */
-import { ERROR_CODES } from "../errors.js";
-import type { RunEvent } from "../events.js";
+import { ERROR_CODES } from "../errors/errors.js";
+import type { RunEvent } from "../governed/events.js";
 
 /** What a redacted `arguments` or `result` value becomes. */
 export interface RedactedMarker {

@@ -3,7 +3,7 @@
  * re-validates every one, and returns detached, deeply frozen copies. It takes nothing but a store,
  * so it cannot reach a planner, executor, network or binding; it never invents a missing end.
  */
-import { isTerminal, type RunEvent, TraceError, validateRunEvent } from "../events.js";
+import { isTerminal, type RunEvent, TraceError, validateRunEvent } from "../governed/events.js";
 import { assertFollows, type StoredEvent, type TraceStore } from "./store.js";
 
 export interface ReplayResult {

@@ -8,8 +8,8 @@
  * application owns its access control, encryption at rest and retention.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { type RunEvent, TraceError, validateRunEvent } from "../events.js";
-import { canonicalJson } from "../fingerprint.js";
+import { canonicalJson } from "../format/fingerprint.js";
+import { type RunEvent, TraceError, validateRunEvent } from "../governed/events.js";
 import { redactEvent } from "./redact.js";
 import { assertFollows, type EventPosition, type StoredEvent, type TraceStore } from "./store.js";
 

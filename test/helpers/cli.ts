@@ -1,5 +1,5 @@
 /** Runs the real CLI program in-process and captures what it prints. */
-import { main } from "../../compiler/cli.js";
+import { main } from "../../compiler/cli/program.js";
 
 export interface CliRun {
   readonly code: number;

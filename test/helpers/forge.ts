@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { canonicalJson, sha256 } from "../../runtime/fingerprint.js";
+import { canonicalJson, sha256 } from "../../runtime/format/fingerprint.js";
 import type { TempProject } from "./project.js";
 
 export interface ForgeOptions {

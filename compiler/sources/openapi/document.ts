@@ -4,12 +4,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { isUrl, sanitizeLocation, sha256 } from "schemarouter/internal";
 import { parse as parseYaml } from "yaml";
-import { sha256 } from "../../../runtime/fingerprint.js";
-import { isUrl, sanitizeLocation } from "../../../runtime/url.js";
-import type { EnvRef } from "../../config.js";
+import type { EnvRef } from "../../config/config.js";
 import { SourceError } from "../../errors.js";
-import { fetchDocument } from "../../fetch.js";
+import { fetchDocument } from "../fetch.js";
 import type { SourceContext } from "../types.js";
 
 export type OpenApiVersion = "3.0" | "3.1";

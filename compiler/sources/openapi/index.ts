@@ -4,10 +4,9 @@
  * Spec: OpenAPI 3.0.3 / 3.1.0 §4.8.8 (Paths Object), §4.8.5 (Server Object), §4.8.1 (webhooks).
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
-import { DefinitionSet, encodePointerToken } from "../../../runtime/fingerprint.js";
-import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "../../../runtime/model.js";
-import { sanitizeLocation } from "../../../runtime/url.js";
-import type { OpenApiSourceConfig } from "../../config.js";
+import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
+import { DefinitionSet, encodePointerToken, sanitizeLocation } from "schemarouter/internal";
+import type { OpenApiSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors.js";
 import { sortIssues } from "../compatibility.js";
 import { reportUnsupportedPatterns } from "../patterns.js";

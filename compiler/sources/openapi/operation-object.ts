@@ -4,15 +4,9 @@
  * Spec: OpenAPI 3.1.0 §4.8.10 (Operation Object), §4.8.16–17 (Responses / Response Object),
  * §4.8.18 (Callback Object), §4.8.30 (Security Requirement Object).
  */
-import { deriveFields } from "../../../runtime/fields.js";
-import { encodePointerToken } from "../../../runtime/fingerprint.js";
-import type {
-  CompatibilityIssue,
-  Effect,
-  EndpointSpec,
-  HttpMethod,
-  JsonSchema,
-} from "../../../runtime/model.js";
+
+import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "schemarouter/internal";
+import { deriveFields, encodePointerToken } from "schemarouter/internal";
 import { buildInput, isJsonMediaType } from "./parameter-object.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";

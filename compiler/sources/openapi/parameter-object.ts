@@ -5,14 +5,8 @@
  * carry an apiKey security scheme's credential (§4.8.27) are left out and reported.
  */
 
-import { encodePointerToken } from "../../../runtime/fingerprint.js";
-import type {
-  CompatibilityIssue,
-  HttpRequestBody,
-  JsonSchema,
-  ParameterSpec,
-} from "../../../runtime/model.js";
-import { isSensitiveHeader } from "../../../runtime/transports/headers.js";
+import type { CompatibilityIssue, HttpRequestBody, JsonSchema, ParameterSpec } from "schemarouter/internal";
+import { encodePointerToken, isSensitiveHeader } from "schemarouter/internal";
 import { inputSchemaOf } from "../input-schema.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, credentialParameterIssue, credentialSchemeOf } from "./security-scheme-object.js";

@@ -8,8 +8,8 @@
  * partial or unsupported construct with its JSON pointer.
  */
 import { fromSchema } from "@openapi-contrib/openapi-schema-to-json-schema";
-import { decodePointerToken, encodePointerToken } from "../../../runtime/fingerprint.js";
-import type { CompatibilityIssue, JsonSchema } from "../../../runtime/model.js";
+import type { CompatibilityIssue, JsonSchema } from "schemarouter/internal";
+import { decodePointerToken, encodePointerToken } from "schemarouter/internal";
 import type { OpenApiVersion } from "./document.js";
 
 type Node = Record<string, unknown>;

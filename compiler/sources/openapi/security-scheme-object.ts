@@ -4,8 +4,9 @@
  * declares it as one: credentials come only from the trusted runtime binding (`headers`, `query`).
  * Spec: OpenAPI 3.1.0 §4.8.27 (Security Scheme Object), §4.8.30 (Security Requirement Object).
  */
-import { encodePointerToken } from "../../../runtime/fingerprint.js";
-import type { CompatibilityIssue } from "../../../runtime/model.js";
+
+import type { CompatibilityIssue } from "schemarouter/internal";
+import { encodePointerToken } from "schemarouter/internal";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 
 type Node = Record<string, unknown>;

@@ -1,5 +1,0 @@
-#!/usr/bin/env node
-/** The `schemarouter` executable. */
-import { main } from "./cli.js";
-
-process.exitCode = await main(process.argv.slice(2));

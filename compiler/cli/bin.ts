@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+/** The `schemarouter` executable. */
+import { main } from "./program.js";
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,35 @@
+/**
+ * `schemarouter inspect`: the locked capabilities as a table (verified against the lockfile), or one
+ * endpoint's full contract.
+ */
+import { loadCatalog } from "schemarouter/internal";
+
+export async function inspectLock(
+  lockfile: string,
+  route: string | undefined,
+  json: boolean,
+): Promise<string> {
+  const { registry } = await loadCatalog({ lockfile, verify: "full" });
+  if (route !== undefined) {
+    const dot = route.indexOf(".");
+    const registered = registry.get(route.slice(0, dot));
+    const endpoint = registered?.endpoints.get(route.slice(dot + 1));
+    if (dot < 0 || registered === undefined || endpoint === undefined)
+      return `No endpoint "${route}". Run \`schemarouter inspect\` to list them.\n`;
+    return `${JSON.stringify({ tool: registered.tool.name, toolFingerprint: registered.fingerprint, endpointFingerprint: registered.endpointFingerprints.get(endpoint.name), endpoint }, null, 2)}\n`;
+  }
+  const rows = registry.entries().map((entry) => ({
+    route: `${entry.tool.name}.${entry.endpoint.name}`,
+    effect: entry.endpoint.effect,
+    remote: entry.tool.remote,
+    fields: entry.endpoint.fields.map((field) => field.id),
+    fingerprint: entry.endpointFingerprint,
+  }));
+  if (json) return `${JSON.stringify(rows, null, 2)}\n`;
+  const width = Math.max(5, ...rows.map((row) => row.route.length));
+  const lines = rows.map(
+    (row) =>
+      `${row.route.padEnd(width)}  ${row.effect.padEnd(12)}  ${row.fingerprint.slice(0, 19)}  ${row.fields.slice(0, 6).join(", ")}${row.fields.length > 6 ? ", …" : ""}`,
+  );
+  return `${"route".padEnd(width)}  ${"effect".padEnd(12)}  fingerprint          fields\n${lines.join("\n")}\n`;
+}

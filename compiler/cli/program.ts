@@ -1,0 +1,253 @@
+/**
+ * The `schemarouter` command line: init, add, compile, inspect (and check/diff for drift review).
+ * `main` returns the exit code instead of exiting, so tests run the real program in-process.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { Command, CommanderError } from "commander";
+import { isSchemaRouterError } from "schemarouter/internal";
+import {
+  checkDrift,
+  exceedsThreshold,
+  type FailOn,
+  formatDrift,
+  type ReportFormat,
+} from "../compare/drift-check.js";
+import { diffLockStates, readLockState, readLockStateAtRevision } from "../compare/lock-state.js";
+import { compile } from "../compile.js";
+import { CONFIG_FILE } from "../config/config.js";
+import { COMPILER_VERSION } from "../version.js";
+import { addSource, initConfig } from "./init.js";
+import { inspectLock } from "./inspect.js";
+import { formatSummary } from "./summary.js";
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly isTTY?: boolean;
+}
+
+export const processIo = (): CliIo => ({
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+  env: process.env,
+  isTTY: process.stdout.isTTY === true,
+});
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("schemarouter")
+    .description("Compile OpenAPI, MCP and OPTIMADE sources into pinned capabilities and typed bindings.")
+    .version(COMPILER_VERSION)
+    .option("-c, --config <path>", "config file", CONFIG_FILE)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const configPath = () => resolve(io.cwd, program.opts<{ config: string }>().config);
+
+  program
+    .command("init")
+    .description("write a new schemarouter.config.json")
+    .option("--force", "overwrite an existing config")
+    .action(async (options: { force?: boolean }) => {
+      const path = await initConfig(configPath(), options.force === true);
+      io.stdout(`Wrote ${path}. Add a source with \`schemarouter add openapi <name> <file-or-url>\`.\n`);
+    });
+
+  const add = program.command("add").description("append a source to the config");
+  add
+    .command("openapi <name> <location>")
+    .description("an OpenAPI 3.0/3.1 document (file path or https URL)")
+    .action(async (name: string, location: string) => {
+      await addSource(configPath(), name, { kind: "openapi", location });
+      io.stdout(`Added openapi source "${name}". Run \`schemarouter compile\`.\n`);
+    });
+  add
+    .command("mcp <name> [command...]")
+    .description("an MCP server: --url <streamable-http-url>, or --stdio -- <command> [args...]")
+    .option("--url <url>", "Streamable HTTP endpoint")
+    .option("--stdio", "spawn the command after -- over stdio")
+    .option("--env <names...>", "environment variable names passed to a stdio server")
+    .action(
+      async (name: string, command: string[], options: { url?: string; stdio?: boolean; env?: string[] }) => {
+        if ((options.url === undefined) === (options.stdio !== true))
+          throw new CommanderError(
+            2,
+            "usage",
+            "give exactly one of --url <url> or --stdio -- <command> [args...]",
+          );
+        if (options.stdio && command.length === 0)
+          throw new CommanderError(2, "usage", "--stdio needs a command after --");
+        const source =
+          options.url !== undefined
+            ? { kind: "mcp" as const, url: options.url }
+            : {
+                kind: "mcp" as const,
+                stdio: {
+                  command: command[0]!,
+                  args: command.slice(1),
+                  ...(options.env ? { env: options.env } : {}),
+                },
+              };
+        await addSource(configPath(), name, source);
+        io.stdout(
+          `Added mcp source "${name}". Classify its tools in "effects" to trust them, then run \`schemarouter compile\`.\n`,
+        );
+      },
+    );
+  add
+    .command("optimade <name> <baseUrl>")
+    .description("an OPTIMADE provider by base URL")
+    .action(async (name: string, location: string) => {
+      await addSource(configPath(), name, { kind: "optimade", location });
+      io.stdout(`Added optimade source "${name}". Run \`schemarouter compile\`.\n`);
+    });
+  add
+    .command("local <name> <module>")
+    .description("a local TypeScript/JavaScript tool module (default export defineLocalTool(...))")
+    .action(async (name: string, module: string) => {
+      await addSource(configPath(), name, { kind: "local", module });
+      io.stdout(`Added local source "${name}". Run \`schemarouter compile\`.\n`);
+    });
+
+  program
+    .command("compile")
+    .description("resolve sources; write artifacts, schemarouter.lock.json and typed bindings")
+    .option("--check", "write nothing; exit 1 if the lockfile or bindings on disk are stale")
+    .option("--dry-run", "show what would change without writing")
+    .option("--frozen", "refuse to change the lockfile (CI); exit 1 if it would change")
+    .option("--json", "machine-readable summary on stdout")
+    .action(async (options: { check?: boolean; dryRun?: boolean; json?: boolean; frozen?: boolean }) => {
+      const mode = options.check ? "check" : options.dryRun ? "dry-run" : "write";
+      const progress = io.isTTY === true && !options.json;
+      const result = await compile({
+        config: configPath(),
+        mode,
+        env: io.env,
+        frozen: options.frozen === true,
+        ...(progress
+          ? {
+              onProgress: (e) =>
+                e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`),
+            }
+          : {}),
+      });
+      const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
+      if (options.json) {
+        io.stdout(
+          `${JSON.stringify({ mode, summaries: result.summaries, changes: result.changes?.report ?? null, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
+        );
+      } else {
+        for (const summary of result.summaries) io.stdout(`${formatSummary(summary)}\n`);
+        if (result.changes !== undefined && result.changes.report.category !== "identical")
+          io.stdout(formatDrift(result.changes, "text"));
+        for (const note of result.notes) io.stdout(`note: ${note}\n`);
+        if (mode === "check")
+          io.stdout(
+            stale.length === 0
+              ? "Up to date.\n"
+              : `Stale (run \`schemarouter compile\`):\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+          );
+        else if (mode === "dry-run")
+          io.stdout(
+            stale.length === 0
+              ? "Nothing would change.\n"
+              : `Would write:\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+          );
+        else
+          io.stdout(
+            result.write.written.length === 0
+              ? "Nothing changed.\n"
+              : `Wrote ${result.write.written.length} file(s).\n`,
+          );
+      }
+      if (mode === "check" && stale.length > 0) exitCode = 1;
+    });
+
+  const format = (options: { json?: boolean; format?: string }): ReportFormat =>
+    options.json ? "json" : options.format === "markdown" ? "markdown" : "text";
+  const failOn = (value: string | undefined): FailOn => {
+    if (value === undefined || value === "any" || value === "breaking" || value === "security-review")
+      return value ?? "any";
+    throw new CommanderError(2, "usage", `--fail-on takes breaking, security-review or any (got ${value})`);
+  };
+
+  program
+    .command("check")
+    .description(
+      "re-resolve every source without writing; exit 0 if it matches the lock, 1 on drift, 2 if it cannot tell",
+    )
+    .option("--json", "the classified report as JSON")
+    .option("--format <format>", "text (default) or markdown (for a PR comment)")
+    .option("--fail-on <category>", "breaking | security-review | any (default any)")
+    .action(async (options: { json?: boolean; format?: string; failOn?: string }) => {
+      const threshold = failOn(options.failOn);
+      const result = await checkDrift(configPath(), io.env);
+      io.stdout(formatDrift(result, format(options)));
+      if (exceedsThreshold(result.report.category, threshold)) exitCode = 1;
+    });
+
+  program
+    .command("diff")
+    .description(
+      "classify what changed between two lockfiles plus artifacts (default: the working tree against HEAD)",
+    )
+    .option("--base <ref-or-lockfile>", "a git revision or a lockfile path", "HEAD")
+    .option("--json", "the classified report as JSON")
+    .option("--format <format>", "text (default) or markdown (for a PR comment)")
+    .option("--fail-on <category>", "exit 1 when a change reaches breaking | security-review | any")
+    .action(async (options: { base: string; json?: boolean; format?: string; failOn?: string }) => {
+      const { resolveConfig, validateConfig } = await import("../config/config.js");
+      const path = configPath();
+      const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
+      const basePath = resolve(io.cwd, options.base);
+      const base = existsSync(basePath)
+        ? readLockState(basePath)
+        : readLockStateAtRevision(config.lockfile, options.base);
+      const result = diffLockStates(base, readLockState(config.lockfile));
+      io.stdout(formatDrift(result, format(options)));
+      if (options.failOn !== undefined && exceedsThreshold(result.report.category, failOn(options.failOn)))
+        exitCode = 1;
+    });
+
+  program
+    .command("inspect [route]")
+    .description("list locked capabilities, or show one tool.endpoint contract")
+    .option("--json", "machine-readable output")
+    .action(async (route: string | undefined, options: { json?: boolean }) => {
+      const { resolveConfig, validateConfig } = await import("../config/config.js");
+      const path = configPath();
+      const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
+      io.stdout(await inspectLock(config.lockfile, route, options.json === true));
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.exitCode === 0
+      )
+        return 0;
+      if (error.code === "usage") io.stderr(`error: ${error.message}\n`);
+      return 2;
+    }
+    if (isSchemaRouterError(error)) {
+      io.stderr(`error [${error.code}]: ${error.message}\n`);
+      // A frozen lock that would change is a finding (like drift), not a failure to tell.
+      return error.code === "LOCK_FROZEN" ? 1 : 2;
+    }
+    io.stderr(`error: ${(error as Error).stack ?? String(error)}\n`);
+    return 2;
+  }
+}
+
+function relativeTo(cwd: string, path: string): string {
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}

@@ -1,0 +1,59 @@
+/**
+ * Drift review: `schemarouter check` (re-resolve every source, write nothing, classify what changed
+ * against the lock) and `schemarouter diff` (classify two lockfiles plus artifacts, e.g. the working
+ * tree against a git ref). Reports are diagnostic only; exit codes come from their category.
+ */
+import { loadCatalog } from "schemarouter/internal";
+import { compileSource, resolveSource } from "../compile.js";
+import { loadConfig } from "../config/config.js";
+import { buildLockfile } from "../emit/lockfile.js";
+import type { SourceContext } from "../sources/types.js";
+import {
+  type ChangeCategory,
+  categoryRank,
+  compareLocks,
+  formatReportMarkdown,
+  formatReportText,
+} from "./compare.js";
+import { type DriftResult, documentOnly, snapshots } from "./lock-state.js";
+
+export type FailOn = "any" | "breaking" | "security-review";
+export type ReportFormat = "text" | "markdown" | "json";
+
+/** Re-resolves every configured source and compares it with the lock. Writes nothing. */
+export async function checkDrift(
+  configPath: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DriftResult> {
+  const config = await loadConfig(configPath);
+  // Every locked contract is compared, so every one is verified now.
+  const locked = await loadCatalog({ lockfile: config.lockfile, verify: "full" });
+  const context: SourceContext = { cwd: config.dir, env, allowInsecureHttp: config.allowInsecureHttp };
+  const fresh = [];
+  for (const [name, source] of Object.entries(config.sources).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    fresh.push(compileSource(name, source.kind, await resolveSource(name, source, context), config));
+  }
+  const report = compareLocks(
+    snapshots(locked.artifacts.values()),
+    snapshots(fresh.map((source) => source.artifact)),
+  );
+  return { report, documentOnly: documentOnly(locked.lock, buildLockfile(fresh), report) };
+}
+
+export function exceedsThreshold(category: ChangeCategory, failOn: FailOn): boolean {
+  if (category === "identical") return false;
+  if (failOn === "any") return true;
+  return categoryRank(category) >= categoryRank(failOn);
+}
+
+export function formatDrift(result: DriftResult, format: ReportFormat): string {
+  if (format === "json")
+    return `${JSON.stringify({ ...result.report, documentOnly: result.documentOnly }, null, 2)}\n`;
+  const body = format === "markdown" ? formatReportMarkdown(result.report) : formatReportText(result.report);
+  const notes = result.documentOnly.map(
+    (name) => `note: source "${name}": the document changed, but every capability contract is identical.`,
+  );
+  return `${body.trimEnd()}\n${notes.length > 0 ? `${notes.join("\n")}\n` : ""}`;
+}

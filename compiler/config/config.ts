@@ -1,0 +1,201 @@
+/**
+ * `schemarouter.config.json`: types, defaults (defined once, here) and loading with validation
+ * against the published JSON Schema.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import type { JsonSchema } from "schemarouter/internal";
+import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
+import { ConfigError } from "../errors.js";
+import { CONFIG_SCHEMA } from "./schema.js";
+
+export const CONFIG_FILE = "schemarouter.config.json";
+export const DEFAULTS = {
+  outDir: "schemarouter",
+  lockfile: "schemarouter.lock.json",
+  runtimeImport: "schemarouter",
+} as const;
+
+export interface EnvRef {
+  readonly env: string;
+}
+
+export interface FieldOverlay {
+  readonly id: string;
+  readonly path: readonly string[];
+  readonly resultPath?: readonly string[];
+  readonly description?: string;
+  readonly aliases?: readonly string[];
+  readonly semanticId?: string;
+  readonly unit?: string;
+  readonly dimensions?: string;
+  readonly normalization?: {
+    readonly canonicalUnit: string;
+    readonly scale: number;
+    readonly offset?: number;
+  };
+  readonly qualifiers?: Readonly<Record<string, string>>;
+  readonly identifier?: boolean;
+  readonly provenance?: string;
+  readonly license?: string;
+}
+
+export interface EndpointOverlay {
+  readonly fields?: readonly FieldOverlay[];
+  readonly replaceFields?: boolean;
+  readonly serverProjection?: {
+    readonly parameter: string;
+    readonly selectors: Readonly<Record<string, string>>;
+    readonly always?: readonly string[];
+    readonly separator?: string;
+  };
+}
+
+export interface Overlays {
+  readonly endpoints?: Readonly<Record<string, EndpointOverlay>>;
+}
+
+export interface OpenApiSourceConfig {
+  readonly kind: "openapi";
+  readonly location: string;
+  readonly schemaHeaders?: Readonly<Record<string, EnvRef>>;
+  readonly overlays?: Overlays;
+}
+
+export interface LocalSourceConfig {
+  readonly kind: "local";
+  readonly module: string;
+  readonly export?: string;
+  readonly overlays?: Overlays;
+}
+
+export interface McpSourceConfig {
+  readonly kind: "mcp";
+  readonly stdio?: {
+    readonly command: string;
+    readonly args?: readonly string[];
+    readonly cwd?: string;
+    readonly env?: readonly string[];
+  };
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, EnvRef>>;
+  readonly effects?: Readonly<Record<string, "read" | "write" | "destructive">>;
+  readonly results?: Readonly<Record<string, { readonly fields: readonly FieldOverlay[] }>>;
+  readonly overlays?: Overlays;
+}
+
+export interface OptimadeSourceConfig {
+  readonly kind: "optimade";
+  readonly location: string;
+  readonly overlays?: Overlays;
+}
+
+export type SourceConfig = OpenApiSourceConfig | LocalSourceConfig | McpSourceConfig | OptimadeSourceConfig;
+
+export interface ConfigFile {
+  readonly $schema?: string;
+  readonly outDir?: string;
+  readonly lockfile?: string;
+  readonly runtimeImport?: string;
+  readonly allowInsecureHttp?: boolean;
+  readonly sources: Readonly<Record<string, SourceConfig>>;
+}
+
+/** A loaded config with defaults applied and paths resolved. */
+export interface ResolvedConfig {
+  readonly path: string;
+  readonly dir: string;
+  readonly outDir: string;
+  readonly lockfile: string;
+  readonly runtimeImport: string;
+  readonly allowInsecureHttp: boolean;
+  readonly sources: Readonly<Record<string, SourceConfig>>;
+  readonly file: ConfigFile;
+}
+
+export async function loadConfig(path: string): Promise<ResolvedConfig> {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(absolute, "utf8");
+  } catch {
+    throw new ConfigError(
+      "CONFIG_NOT_FOUND",
+      `No config at ${absolute}. Run \`schemarouter init\` to create one.`,
+      { path: absolute },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError("CONFIG_INVALID", `${absolute} is not valid JSON: ${(error as Error).message}`, {
+      path: absolute,
+    });
+  }
+  return resolveConfig(validateConfig(value, absolute), absolute);
+}
+
+/** The ajv standalone validator the build writes beside this module (absent when run from source). */
+type PrecompiledValidator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+let precompiled: PrecompiledValidator | null | undefined;
+
+function precompiledValidator(): PrecompiledValidator | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = createRequire(import.meta.url)("./config-validator.cjs") as PrecompiledValidator;
+    } catch {
+      precompiled = null;
+    }
+  }
+  return precompiled;
+}
+
+/** Violations of `value` against CONFIG_SCHEMA: the precompiled validator when built, ajv otherwise. */
+export function configViolations(value: unknown, useBuilt = true): SchemaViolation[] {
+  const validate = useBuilt ? precompiledValidator() : null;
+  if (validate === null) return new ValidatorSet().validate(CONFIG_SCHEMA as unknown as JsonSchema, value);
+  return validate(value) ? [] : (validate.errors ?? []).map(toViolation);
+}
+
+export function validateConfig(value: unknown, where: string): ConfigFile {
+  const violations = configViolations(value);
+  if (violations.length > 0) {
+    const first = violations[0]!;
+    throw new ConfigError(
+      "CONFIG_INVALID",
+      `${where}: ${first.message}. See schemarouter.config.schema.json (point "$schema" at it for editor help).`,
+      { path: where, violations },
+    );
+  }
+  const config = value as ConfigFile;
+  for (const [name, source] of Object.entries(config.sources)) {
+    if (source.kind === "mcp" && (source.stdio === undefined) === (source.url === undefined)) {
+      throw new ConfigError(
+        "CONFIG_INVALID",
+        `${where}: source "${name}" needs exactly one of "stdio" or "url".`,
+        {
+          path: where,
+          source: name,
+        },
+      );
+    }
+  }
+  return config;
+}
+
+export function resolveConfig(file: ConfigFile, path: string): ResolvedConfig {
+  const dir = dirname(path);
+  return {
+    path,
+    dir,
+    outDir: resolve(dir, file.outDir ?? DEFAULTS.outDir),
+    lockfile: resolve(dir, file.lockfile ?? DEFAULTS.lockfile),
+    runtimeImport: file.runtimeImport ?? DEFAULTS.runtimeImport,
+    allowInsecureHttp: file.allowInsecureHttp === true,
+    sources: file.sources,
+    file,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The local SourceAdapter: a trusted TypeScript/JavaScript module whose default (or named) export is
+ * `defineLocalTool(...)`. TypeScript modules are transpiled next to themselves (so relative imports
+ * resolve) into a temporary .mjs file that is removed after import.
+ */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { digestJson, isLocalToolDefinition, localToolSpec, sha256 } from "schemarouter/internal";
+import type { LocalSourceConfig } from "../../config/config.js";
+import { SourceError } from "../../errors.js";
+import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
+
+export const localAdapter: SourceAdapter<LocalSourceConfig> = {
+  kind: "local",
+  async resolve(name: string, config: LocalSourceConfig, context: SourceContext): Promise<SourceResult> {
+    const path = resolve(context.cwd, config.module);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new SourceError(
+        name,
+        "LOCAL_MODULE_INVALID",
+        `cannot read ${config.module}.`,
+        {},
+        { cause: error },
+      );
+    }
+    const module = await importModule(name, path, text);
+    const exported = module[config.export ?? "default"];
+    if (!isLocalToolDefinition(exported)) {
+      throw new SourceError(
+        name,
+        "LOCAL_MODULE_INVALID",
+        `${config.module} does not export ${config.export ?? "a default"} defineLocalTool(...) definition.`,
+      );
+    }
+    const tool = localToolSpec(exported);
+    return {
+      tools: [tool],
+      defs: {},
+      compatibility: [],
+      // The digest of the definition before overlays: what the runtime re-derives from the live module.
+      documentDigest: digestJson(tool),
+      location: relative(context.cwd, path).split("\\").join("/"),
+    };
+  },
+};
+
+async function importModule(source: string, path: string, text: string): Promise<Record<string, unknown>> {
+  if (!/\.(c|m)?tsx?$/.test(path)) return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  // TypeScript (bundled by ts-morph) is loaded only when a .ts tool module is compiled.
+  const { ts } = await import("ts-morph");
+  const output = ts.transpileModule(text, {
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: false,
+    },
+    fileName: path,
+  }).outputText;
+  const temp = join(
+    dirname(path),
+    `.schemarouter-${basename(path).replace(/\W/g, "_")}-${sha256(output).slice(7, 19)}.mjs`,
+  );
+  await writeFile(temp, output, "utf8");
+  try {
+    return (await import(pathToFileURL(temp).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SourceError(
+      source,
+      "LOCAL_MODULE_INVALID",
+      `importing ${basename(path)} failed: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
+  } finally {
+    await rm(temp, { force: true });
+  }
+}

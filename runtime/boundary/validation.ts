@@ -1,0 +1,68 @@
+/**
+ * JSON Schema (2020-12) validation with ajv. Validators are compiled lazily, once per schema object,
+ * and cached for the lifetime of the validator set (one per router). ajv itself is loaded on the first
+ * validation, so loading a router (or a no-op compile) does not pay for it.
+ */
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { JsonSchema } from "../model/specs.js";
+import { linearRegExp } from "./regexp.js";
+
+type AjvModule = typeof import("ajv/dist/2020.js");
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * The validation options every validator shares (the build's precompiled config validator too). At run
+ * time `code` adds RE2 patterns and turns ajv's optimizer pass off: that halves compile time, and V8
+ * makes the generated code as fast either way.
+ */
+export const AJV_OPTIONS = Object.freeze({
+  strict: false,
+  allErrors: false,
+  validateSchema: false,
+  logger: false,
+});
+
+/** ajv and ajv-formats are CommonJS: loaded synchronously on first use. */
+function createAjv(): Ajv2020 {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as AjvModule;
+  const formats = require("ajv-formats") as { default?: AddFormats } & AddFormats;
+  const addFormats = formats.default ?? formats;
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { optimize: false, regExp: linearRegExp } });
+  addFormats(ajv);
+  return ajv;
+}
+
+export interface SchemaViolation {
+  readonly pointer: string;
+  readonly keyword: string;
+  readonly message: string;
+}
+
+export class ValidatorSet {
+  private ajv: Ajv2020 | undefined;
+  private readonly cache = new WeakMap<object, ValidateFunction>();
+
+  /** Returns the violations of `value` against `schema` (empty when valid). */
+  validate(schema: JsonSchema, value: unknown): SchemaViolation[] {
+    if (schema === true) return [];
+    if (schema === false) return [{ pointer: "", keyword: "false", message: "no value is allowed" }];
+    let validator = this.cache.get(schema);
+    if (validator === undefined) {
+      this.ajv ??= createAjv();
+      validator = this.ajv.compile(schema as object);
+      this.cache.set(schema, validator);
+    }
+    if (validator(value)) return [];
+    return (validator.errors ?? []).map(toViolation);
+  }
+}
+
+export function toViolation(error: ErrorObject): SchemaViolation {
+  return {
+    pointer: error.instancePath,
+    keyword: error.keyword,
+    message: `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The governed-execution state of one router: availability memory, trusted health probes and their
+ * optional monitor, hooks, and the runner every call goes through. The router owns one instance and
+ * delegates `call`, `invoke`, `invokeBatch`, `stream` and the health methods to it.
+ */
+
+import type { Executor } from "../boundary/executor.js";
+import type { Registry } from "../load/registry.js";
+import type { ToolResult } from "../model/specs.js";
+import { AvailabilityMemory, type AvailabilityOptions, type AvailabilityStatus } from "./availability.js";
+import type { RunConfig } from "./config.js";
+import type { RunEvent } from "./events.js";
+import {
+  AccessHealthMonitor,
+  type AccessHealthMonitorOptions,
+  type HealthCheckResult,
+  type HealthProbe,
+  type HealthProbeOptions,
+  HealthProbes,
+} from "./health.js";
+import { type ExecutionHooks, resolveHooks } from "./hooks.js";
+import { GovernedRunner, type RunInput } from "./runner.js";
+
+export interface GovernorOptions {
+  readonly hooks?: ExecutionHooks;
+  readonly availability?: AvailabilityOptions;
+}
+
+export class RunGovernor {
+  readonly availability: AvailabilityMemory;
+  readonly probes: HealthProbes;
+  readonly #runner: GovernedRunner;
+  #monitor: AccessHealthMonitor | undefined;
+
+  constructor(executor: Executor, registry: () => Registry, options: GovernorOptions = {}) {
+    this.availability = new AvailabilityMemory(options.availability ?? {});
+    this.probes = new HealthProbes(registry, this.availability);
+    const env = Object.freeze({
+      executor,
+      availability: this.availability,
+      hooks: resolveHooks(options.hooks),
+    });
+    this.#runner = new GovernedRunner(() => env);
+  }
+
+  run(input: RunInput, config: RunConfig | undefined, parallel = false): Promise<ToolResult[]> {
+    return this.#runner.run(input, config, parallel ? { mode: "parallelReadOnly" } : {});
+  }
+
+  stream(input: RunInput, config: RunConfig | undefined): AsyncGenerator<RunEvent> {
+    return this.#runner.stream(input, config);
+  }
+
+  availabilityOf(tool: string): AvailabilityStatus {
+    return this.availability.status(tool);
+  }
+
+  registerHealthProbe(tool: string, probe: HealthProbe, options?: HealthProbeOptions): void {
+    this.probes.register(tool, probe, options);
+  }
+
+  checkHealth(tools?: readonly string[]): Promise<HealthCheckResult[]> {
+    return this.probes.run(tools);
+  }
+
+  /** Starts the background monitor (replacing a running one after stopping it). */
+  async startHealthMonitor(options: AccessHealthMonitorOptions): Promise<AccessHealthMonitor> {
+    const monitor = new AccessHealthMonitor(this.probes, options);
+    await this.stopHealthMonitor();
+    this.#monitor = monitor.start();
+    return monitor;
+  }
+
+  async stopHealthMonitor(): Promise<void> {
+    const monitor = this.#monitor;
+    this.#monitor = undefined;
+    await monitor?.stop();
+  }
+
+  /** A tool contract was replaced: its availability state and health probe no longer apply. */
+  forget(tool: string): void {
+    this.availability.clear(tool);
+    this.probes.unregister(tool);
+  }
+
+  async close(): Promise<void> {
+    await this.stopHealthMonitor();
+  }
+}

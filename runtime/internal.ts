@@ -1,0 +1,27 @@
+/**
+ * schemarouter/internal — the runtime modules the compiler (`@schemarouter/compiler`) builds on: the
+ * capability model, the artifact and lockfile formats, verification, validation and the transports' shared
+ * rules. Not public API: it may change in any release, and the compiler pins this package's exact
+ * version. Applications import `schemarouter` and its documented subpaths (docs/reference/exports.md).
+ */
+export * from "./boundary/projection.js";
+export * from "./boundary/regexp.js";
+export * from "./boundary/validation.js";
+export * from "./errors/errors.js";
+export * from "./format/artifact.js";
+export * from "./format/artifact-read.js";
+export * from "./format/artifact-render.js";
+export * from "./format/fingerprint.js";
+export * from "./format/lockfile.js";
+export * from "./format/mcp-digest.js";
+export * from "./format/url.js";
+export * from "./load/load.js";
+export * from "./load/registry.js";
+export * from "./model/derive-fields.js";
+export * from "./model/specs.js";
+export * from "./transports/http/headers.js";
+export * from "./transports/local/transport.js";
+export * from "./transports/mcp/client.js";
+export * from "./transports/mcp/list.js";
+export * from "./transports/mcp/target.js";
+export * from "./transports/optimade/url.js";

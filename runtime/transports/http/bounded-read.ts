@@ -1,0 +1,77 @@
+/**
+ * Bounded response reading (seed finding 15): the declared Content-Length and the bytes actually
+ * received are both checked against the limit before anything is decoded.
+ */
+import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
+
+export async function readBounded(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  maxBytes: number,
+  contentLength: string | undefined,
+  route: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const refused = declaredLengthError(contentLength, maxBytes, route);
+  if (refused !== undefined) {
+    body.destroy();
+    throw refused;
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body) {
+      received += chunk.byteLength;
+      if (received > maxBytes) {
+        body.destroy();
+        throw tooLarge(route, maxBytes, received);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof InvocationError) throw error;
+    const reason = signal?.aborted ? "timed out" : "was interrupted";
+    throw new InvocationUnavailableError(
+      `${route}: reading the response ${reason}.`,
+      { route },
+      { cause: error },
+    );
+  }
+  return Buffer.concat(chunks, received).toString("utf8");
+}
+
+/**
+ * The refusal a declared Content-Length earns before any body byte is kept: not a plain decimal
+ * (RESPONSE_NOT_JSON) or over the limit (RESPONSE_TOO_LARGE); undefined when it is fine or absent.
+ */
+export function declaredLengthError(
+  contentLength: string | undefined,
+  maxBytes: number,
+  route: string,
+): InvocationError | undefined {
+  if (contentLength === undefined) return undefined;
+  const declared = Number(contentLength);
+  if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
+    return new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
+      route,
+      contentLength,
+    });
+  }
+  return declared > maxBytes ? tooLarge(route, maxBytes, declared) : undefined;
+}
+
+export function tooLarge(route: string, maxBytes: number, size: number): InvocationError {
+  return new InvocationError(
+    "RESPONSE_TOO_LARGE",
+    `${route}: the response is larger than the ${maxBytes}-byte limit (${size} bytes). Raise maxResponseBytes in the binding if this is expected.`,
+    { route, maxBytes, size },
+  );
+}
+
+/** A transport error's name and code for a message (never its text, which may echo a URL). */
+export function describeCause(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" ? `${error.name} ${code}` : error.name;
+  }
+  return "unknown error";
+}

@@ -1,0 +1,198 @@
+/**
+ * Request paths of HTTP endpoints: the template's `{name}` placeholders filled with encoded path
+ * segments, query parameters appended, and the result confined to the binding's base path. Each
+ * (frozen) endpoint contract is compiled once per base URL: placeholders resolved to parameters, the
+ * template's literal text checked once, and per call only the values are encoded. A path that the
+ * WHATWG URL parser could still rewrite (a segment starting with "." or a template that is not in
+ * canonical form) takes the full URL-parsing route, as every path did before.
+ */
+import { CallRefusedError } from "../../errors/errors.js";
+import type { EndpointSpec, ParameterSpec } from "../../model/specs.js";
+
+export interface BaseUrl {
+  readonly origin: string;
+  readonly basePath: string;
+}
+
+interface CompiledRoute {
+  /** Literal template text around the placeholders: `literals.length === placeholders.length + 1`. */
+  readonly literals: readonly string[];
+  readonly placeholders: readonly { readonly name: string; readonly parameter: ParameterSpec | undefined }[];
+  readonly query: readonly ParameterSpec[];
+  /** The literal text needs no normalization by the URL parser (checked once). */
+  readonly canonical: boolean;
+}
+
+const PLACEHOLDER = /\{([^}]+)\}/g;
+
+/** Per base URL (one per binding), per endpoint contract (whose `execution.path` is the template). */
+const compiled = new WeakMap<BaseUrl, WeakMap<EndpointSpec, CompiledRoute>>();
+
+function routeOf(base: BaseUrl, template: string, endpoint: EndpointSpec): CompiledRoute {
+  let perBase = compiled.get(base);
+  if (perBase === undefined) {
+    perBase = new WeakMap();
+    compiled.set(base, perBase);
+  }
+  let route = perBase.get(endpoint);
+  if (route === undefined) {
+    route = compile(base, template, endpoint);
+    perBase.set(endpoint, route);
+  }
+  return route;
+}
+
+function compile(base: BaseUrl, template: string, endpoint: EndpointSpec): CompiledRoute {
+  const byWire = new Map<string, ParameterSpec>();
+  for (const parameter of endpoint.parameters) {
+    if (parameter.location === "path") byWire.set(parameter.wireName ?? parameter.name, parameter);
+  }
+  const literals: string[] = [];
+  const placeholders: { name: string; parameter: ParameterSpec | undefined }[] = [];
+  let at = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literals.push(template.slice(at, match.index));
+    placeholders.push({ name: match[1]!, parameter: byWire.get(match[1]!) });
+    at = match.index + match[0].length;
+  }
+  literals.push(template.slice(at));
+  // With a plain segment in every placeholder, the URL parser must give back exactly the same text,
+  // under the base path. No "%" in the literal text: "%" before a placeholder would join the encoded
+  // value into another escape (value "2e" after "%" is "%2e", a dot to servers that decode it).
+  const probe = base.basePath + literals.join("x");
+  let canonical = false;
+  if (probe.startsWith(`${base.basePath}/`) && !literals.some((text) => /[%\\?#]/.test(text))) {
+    try {
+      const url = new URL(base.origin + probe);
+      canonical = url.origin === base.origin && url.pathname === probe;
+    } catch {
+      canonical = false;
+    }
+  }
+  return {
+    literals,
+    placeholders,
+    query: endpoint.parameters.filter((parameter) => parameter.location === "query"),
+    canonical,
+  };
+}
+
+/** The request path (with query string) of one call, confined to `base`. Throws CallRefusedError. */
+export function requestPath(
+  base: BaseUrl,
+  template: string,
+  endpoint: EndpointSpec,
+  args: Readonly<Record<string, unknown>>,
+  route: string,
+  trustedQuery: ReadonlyMap<string, string>,
+): string {
+  const compiledRoute = routeOf(base, template, endpoint);
+  let path = compiledRoute.literals[0]!;
+  for (let index = 0; index < compiledRoute.placeholders.length; index++) {
+    const { name, parameter } = compiledRoute.placeholders[index]!;
+    path += segmentOf(name, parameter ? args[parameter.name] : undefined, route);
+    path += compiledRoute.literals[index + 1]!;
+  }
+  const pathname = base.basePath + path;
+  // Encoded values hold no "/", "\", "%2e" or "?": with canonical literal text, only a segment
+  // starting with "." could still be rewritten; such paths (and every non-canonical template) are
+  // parsed as a whole URL, as all paths were before routes were compiled.
+  if (!compiledRoute.canonical || pathname.includes("/.") || !pathname.startsWith(`${base.basePath}/`)) {
+    return parsedPath(base, pathname, compiledRoute.query, args, route, trustedQuery);
+  }
+  const params = queryOf(compiledRoute.query, args, route, trustedQuery, undefined);
+  const search = params === undefined ? "" : params.toString();
+  return search === "" ? pathname : `${pathname}?${search}`;
+}
+
+function segmentOf(name: string, value: unknown, route: string): string {
+  if (value === undefined || value === null) {
+    throw new CallRefusedError(
+      "MISSING_REQUIRED_ARGUMENT",
+      `${route}: path parameter "${name}" is missing.`,
+      {
+        route,
+        argument: name,
+      },
+    );
+  }
+  const text = String(value);
+  if (text === "" || text === "." || text === "..") {
+    throw new CallRefusedError(
+      "TRANSPORT_REFUSED",
+      `${route}: path parameter "${name}" is ${text === "" ? "empty" : `"${text}"`}, which would address another resource; pass a real identifier.`,
+      { route, argument: name },
+    );
+  }
+  return encodePathSegment(text);
+}
+
+/**
+ * The path and query as the URL parser normalizes them (a query string in the template is kept, the
+ * parameters appended to it), refused when the path leaves the base path.
+ */
+function parsedPath(
+  base: BaseUrl,
+  pathname: string,
+  query: readonly ParameterSpec[],
+  args: Readonly<Record<string, unknown>>,
+  route: string,
+  trustedQuery: ReadonlyMap<string, string>,
+): string {
+  const url = new URL(base.origin + pathname);
+  if (
+    url.origin !== base.origin ||
+    !(url.pathname === base.basePath || url.pathname.startsWith(`${base.basePath}/`))
+  ) {
+    throw new CallRefusedError("TRANSPORT_REFUSED", `${route}: the request path leaves the bound base URL.`, {
+      route,
+    });
+  }
+  queryOf(query, args, route, trustedQuery, url.searchParams);
+  return url.pathname + url.search;
+}
+
+/** Appends the query arguments, then the trusted pairs, to `params` (made on demand when undefined). */
+function queryOf(
+  parameters: readonly ParameterSpec[],
+  args: Readonly<Record<string, unknown>>,
+  route: string,
+  trustedQuery: ReadonlyMap<string, string>,
+  into: URLSearchParams | undefined,
+): URLSearchParams | undefined {
+  let params = into;
+  for (const parameter of parameters) {
+    const value = args[parameter.name];
+    if (value === undefined) continue;
+    const name = parameter.wireName ?? parameter.name;
+    if (trustedQuery.has(name)) {
+      throw new CallRefusedError(
+        "TRANSPORT_REFUSED",
+        `${route}: query parameter "${name}" can only come from trusted runtime configuration (binding query).`,
+        { route, parameter: name, reason: "trusted-query" },
+      );
+    }
+    params ??= new URLSearchParams();
+    if (Array.isArray(value)) for (const item of value) params.append(name, scalar(item));
+    else params.append(name, scalar(value));
+  }
+  for (const [name, value] of trustedQuery) {
+    params ??= new URLSearchParams();
+    params.append(name, value);
+  }
+  return params;
+}
+
+function scalar(value: unknown): string {
+  return value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Encodes one path segment (`/`, `?`, `#` and `%` are escaped). The empty segment and the dot segments
+ * `.` and `..` have no safe encoding (WHATWG URL parsing treats `%2E%2E` as `..`), so they throw.
+ */
+export function encodePathSegment(value: string): string {
+  if (value === "" || value === "." || value === "..")
+    throw new TypeError(`"${value}" cannot be a URL path segment`);
+  return encodeURIComponent(value);
+}

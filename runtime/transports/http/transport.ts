@@ -1,0 +1,215 @@
+/**
+ * HTTP transport on undici for OpenAPI tools. The base URL, trusted headers and trusted query
+ * parameters (credentials) come only from local configuration; endpoint paths stay inside that
+ * origin and base path; redirects are never followed; responses are read as a bounded stream before
+ * decoding (seed findings 9 and 15).
+ */
+import type { Dispatcher } from "undici";
+import { type InvocationContext, type Invoker, stopSourceOf } from "../../boundary/invoker.js";
+import { CallRefusedError, InvocationError } from "../../errors/errors.js";
+import type { EndpointSpec } from "../../model/specs.js";
+import type { DispatcherLike } from "./dispatcher-like.js";
+import { exchange } from "./exchange.js";
+import { isSensitiveHeader } from "./headers.js";
+import { type BaseUrl, requestPath } from "./route.js";
+
+export { encodePathSegment } from "./route.js";
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export type { DispatcherLike } from "./dispatcher-like.js";
+
+/** Bytes of an error response body kept for the HTTP_STATUS message. */
+const ERROR_DETAIL_BYTES = 2048;
+
+export interface HttpBindingOptions {
+  /** Trusted base URL: origin plus base path, e.g. `https://api.github.com` or `http://127.0.0.1:8080/v2`. */
+  readonly baseUrl: string;
+  /** Trusted headers injected on every request (credentials live here, never in tool arguments). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Trusted query parameters appended to every request URL, e.g. an OpenAPI `apiKey` scheme that is
+   * `in: query` (`{ api_key: process.env.API_KEY }`). Like `headers`, they come only from local
+   * configuration: they are never tool parameters, never written to artifacts or the lockfile, and
+   * never in error messages or events. A call whose arguments would set one of these names is
+   * refused (TRANSPORT_REFUSED), so an argument can never override or duplicate a credential.
+   */
+  readonly query?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly maxResponseBytes?: number;
+  /** Custom undici Dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
+  readonly dispatcher?: DispatcherLike;
+}
+
+const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export function createHttpInvoker(options: HttpBindingOptions): Invoker {
+  const base = parseBaseUrl(options.baseUrl);
+  const trusted = normalizeHeaders(options.headers ?? {});
+  for (const [name, value] of Object.entries(trusted)) {
+    if (name === "__proto__") throw new TypeError('HTTP binding: "__proto__" is not a header name');
+    if (!isValidHeaderValue(value))
+      throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
+  }
+  const trustedQuery = trustedQueryOf(options.query ?? {});
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  // The option is an undici Dispatcher (DispatcherLike is its public name).
+  const dispatcher = options.dispatcher as Dispatcher | undefined;
+  // undici is loaded on the first request, not when the runtime is imported (cold start).
+  let undici: typeof import("undici") | undefined;
+  return {
+    async invoke(context: InvocationContext): Promise<unknown> {
+      const { endpoint } = context;
+      const execution = endpoint.execution;
+      const route = `${context.call.tool}.${context.call.endpoint}`;
+      if (execution.kind !== "http") {
+        throw new CallRefusedError(
+          "BINDING_NOT_READY",
+          `${route} is not an HTTP endpoint; bind it to its own transport.`,
+          {
+            route,
+          },
+        );
+      }
+      const args = context.call.arguments;
+      const url = requestPath(base, execution.path, endpoint, args, route, trustedQuery);
+      // A plain object (undici reads it fastest); `__proto__` can never be a header name here.
+      const headers: Record<string, string> = { accept: "application/json" };
+      for (const parameter of endpoint.parameters) {
+        if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
+        const name = (parameter.wireName ?? parameter.name).toLowerCase();
+        if (isSensitiveHeader(name) || Object.hasOwn(trusted, name) || name === "__proto__") {
+          throw new CallRefusedError(
+            "TRANSPORT_REFUSED",
+            `${route}: header "${name}" can only come from trusted runtime configuration.`,
+            { route, header: name },
+          );
+        }
+        const value = String(args[parameter.name]);
+        if (!isValidHeaderValue(value)) {
+          throw new CallRefusedError(
+            "TRANSPORT_REFUSED",
+            `${route}: the value of header "${name}" contains control or non-Latin-1 characters; pass a plain text value.`,
+            { route, header: name },
+          );
+        }
+        headers[name] = value;
+      }
+      let body: string | undefined;
+      if (execution.requestBody !== undefined) {
+        const value = requestBodyOf(endpoint, execution.requestBody, args);
+        if (value !== undefined) {
+          body = JSON.stringify(value);
+          headers["content-type"] = "application/json";
+        }
+      }
+      Object.assign(headers, trusted);
+      undici ??= await import("undici");
+      const response = await exchange(
+        dispatcher ?? undici.getGlobalDispatcher(),
+        { origin: base.origin, path: url, method: execution.method.toUpperCase(), headers, body },
+        {
+          route,
+          timeoutMs,
+          maxBytes,
+          errorBytes: ERROR_DETAIL_BYTES,
+          successStatus: execution.successStatus,
+          head: execution.method === "head",
+        },
+        context.onStop ?? stopSourceOf(context.signal).onStop,
+      );
+      const status = response.status;
+      if (status >= 300 && status < 400) {
+        throw new InvocationError(
+          "TRANSPORT_REFUSED",
+          `${route}: the server answered a redirect (${status}); redirects are not followed.`,
+          {
+            route,
+            status,
+          },
+        );
+      }
+      if (!response.success) {
+        // The status decides: an error body is only sampled (bounded), never a reason for another code.
+        const detail = response.body.slice(0, 500);
+        const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
+        const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
+        throw new InvocationError("HTTP_STATUS", message, details, {
+          retryable: RETRYABLE_STATUS.has(status),
+        });
+      }
+      if (response.body.length === 0) return null;
+      try {
+        return JSON.parse(response.body) as unknown;
+      } catch (error) {
+        throw new InvocationError(
+          "RESPONSE_NOT_JSON",
+          `${route}: the response body is not JSON.`,
+          { route, status },
+          {
+            cause: error,
+          },
+        );
+      }
+    },
+  };
+}
+
+function parseBaseUrl(value: string): BaseUrl {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`HTTP binding: baseUrl "${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new TypeError("HTTP binding: baseUrl must be http(s)");
+  if (url.username || url.password)
+    throw new TypeError("HTTP binding: baseUrl must not carry credentials; use headers");
+  if (url.search || url.hash)
+    throw new TypeError("HTTP binding: baseUrl must not have a query string or fragment");
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
+}
+
+/** Checks the binding's trusted query parameters: non-empty names, string values. */
+function trustedQueryOf(query: Readonly<Record<string, string>>): ReadonlyMap<string, string> {
+  if (query === null || typeof query !== "object" || Array.isArray(query))
+    throw new TypeError("HTTP binding: query must be an object of strings");
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(query)) {
+    if (name === "" || typeof value !== "string")
+      throw new TypeError(
+        `HTTP binding: query parameter "${name}" needs a non-empty name and a string value`,
+      );
+    out.set(name, value);
+  }
+  return out;
+}
+
+/** RFC 9110 field-value characters (the check undici and node:http apply before sending). */
+function isValidHeaderValue(value: string): boolean {
+  return !/[^\t\x20-\x7e\x80-\xff]/.test(value);
+}
+
+function requestBodyOf(
+  endpoint: EndpointSpec,
+  body: NonNullable<Extract<EndpointSpec["execution"], { kind: "http" }>["requestBody"]>,
+  args: Readonly<Record<string, unknown>>,
+): unknown {
+  if (body.mode === "value") return body.parameter === undefined ? undefined : args[body.parameter];
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const parameter of endpoint.parameters) {
+    if (parameter.location !== "body" || args[parameter.name] === undefined) continue;
+    out[parameter.wireName ?? parameter.name] = args[parameter.name];
+    any = true;
+  }
+  return any || body.required ? out : undefined;
+}
+
+function normalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}

@@ -1,0 +1,24 @@
+/**
+ * schemarouter/transports — the built-in invokers, for code that registers tools by hand instead of
+ * through `SchemaRouter.load()` bindings: HTTP (OpenAPI), MCP (stdio, Streamable HTTP or a trusted client
+ * factory), OPTIMADE and local tools (docs/runtime/transports.md).
+ */
+export { createHttpInvoker, type DispatcherLike, type HttpBindingOptions } from "./http/transport.js";
+export { createLocalInvoker, localToolSpec } from "./local/transport.js";
+export {
+  createMcpInvoker,
+  httpClientFactory,
+  type McpClientFactory,
+  type McpClientLike,
+  type McpConnectionOptions,
+  type McpServerVersionLike,
+  mcpClientFactory,
+  stdioClientFactory,
+} from "./mcp/transport.js";
+export {
+  createOptimadeInvoker,
+  DEFAULT_OPTIMADE_LIMITS,
+  type OptimadeBindingSettings,
+  type OptimadeInvokerOptions,
+  type OptimadeLimits,
+} from "./optimade/transport.js";

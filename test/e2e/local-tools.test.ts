@@ -1,0 +1,81 @@
+/**
+ * Local TypeScript tools as a source kind: compile a .ts module → lock → bind the same definition at
+ * run time; a definition that changed since compile is refused.
+ */
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../compiler/compile.js";
+import { SchemaRouter } from "../../runtime/router.js";
+import { defineLocalTool } from "../../runtime/transports/local/transport.js";
+import weather from "../fixtures/local/weather.js";
+import { REPO_ROOT, tempProject } from "../helpers/project.js";
+
+async function project(overlays?: Record<string, unknown>) {
+  const p = tempProject("local");
+  p.write({
+    sources: {
+      weather: {
+        kind: "local",
+        module: join(REPO_ROOT, "test/fixtures/local/weather.ts"),
+        ...(overlays ? { overlays } : {}),
+      },
+    },
+  });
+  await compile({ config: p.configPath });
+  return p;
+}
+
+describe("local tools", () => {
+  it("compiles a TypeScript module and runs it through the boundary", async () => {
+    const p = await project({
+      endpoints: {
+        current: {
+          fields: [
+            {
+              id: "temperature",
+              path: ["temperature"],
+              unit: "Cel",
+              normalization: { canonicalUnit: "K", scale: 1, offset: 273.15 },
+            },
+          ],
+        },
+      },
+    });
+    const router = await SchemaRouter.load({ root: p.dir, local: { weather } });
+    const registered = router.registry.get("weather")!;
+    expect(registered.tool.remote).toBe(false);
+    const call = {
+      tool: "weather",
+      endpoint: "current",
+      endpointFingerprint: registered.endpointFingerprints.get("current")!,
+      toolFingerprint: registered.fingerprint,
+    };
+    await expect(
+      router.call({ ...call, arguments: { station: "SEL" }, fields: ["temperature"] }),
+    ).resolves.toMatchObject({ data: { temperature: 294.65 } });
+    await expect(router.call({ ...call, arguments: { station: "S" } })).rejects.toMatchObject({
+      code: "INPUT_SCHEMA_VIOLATION",
+    });
+    await router.close();
+  });
+
+  it("refuses a local definition that changed since it was compiled", async () => {
+    const p = await project();
+    const changed = defineLocalTool({
+      ...weather,
+      endpoints: [{ ...weather.endpoints[0]!, effect: "write" }],
+    });
+    await expect(SchemaRouter.load({ root: p.dir, local: { weather: changed } })).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      details: { reason: "local-definition-changed" },
+    });
+  });
+
+  it("reports a module without a tool definition", async () => {
+    const p = tempProject("local-bad");
+    copyFileSync(join(REPO_ROOT, "test/helpers/project.ts"), join(p.dir, "not-a-tool.ts"));
+    p.write({ sources: { broken: { kind: "local", module: "not-a-tool.ts", export: "REPO_ROOT" } } });
+    await expect(compile({ config: p.configPath })).rejects.toMatchObject({ code: "LOCAL_MODULE_INVALID" });
+  });
+});
