@@ -3,7 +3,6 @@
  */
 
 export { main } from "./cli/program.js";
-export { formatSummary, type SourceSummary, summarizeLockChanges } from "./cli/summary.js";
 export {
   type Change,
   type ChangeCategory,
@@ -23,20 +22,27 @@ export {
   worst,
 } from "./compare/compare.js";
 export {
-  checkDrift,
-  exceedsThreshold,
-  type FailOn,
-  formatDrift,
-  type ReportFormat,
-} from "./compare/drift-check.js";
-export {
   type DriftResult,
   diffLockStates,
   type LockState,
   readLockState,
   readLockStateAtRevision,
 } from "./compare/lock-state.js";
-export { type CompileOptions, type CompileResult, compile, compileSource, resolveSource } from "./compile.js";
+export {
+  checkDrift,
+  exceedsThreshold,
+  type FailOn,
+  formatDrift,
+  type ReportFormat,
+} from "./compile/check.js";
+export {
+  type CompileOptions,
+  type CompileResult,
+  compile,
+  compileSource,
+  resolveSource,
+} from "./compile/compile.js";
+export { formatSummary, type SourceSummary, summarizeLockChanges } from "./compile/summary.js";
 export {
   CONFIG_FILE,
   type ConfigFile,
@@ -46,8 +52,8 @@ export {
   type SourceConfig,
 } from "./config/config.js";
 export { CONFIG_SCHEMA } from "./config/schema.js";
-export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors.js";
+export { COMPILER_VERSION } from "./emit/version.js";
+export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors/errors.js";
 export { applyOverlays } from "./overlays/overlays.js";
 export { ADAPTERS } from "./sources/index.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";
-export { COMPILER_VERSION } from "./version.js";

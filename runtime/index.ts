@@ -47,15 +47,6 @@ export {
   type ExecutionBudgetOptions,
 } from "./governed/budget.js";
 export type { ExecutionMode, RunConfig } from "./governed/config.js";
-export {
-  isTerminal,
-  RUN_EVENT_TYPES,
-  type RunEvent,
-  type RunEventOf,
-  type RunEventType,
-  TraceError,
-  validateRunEvent,
-} from "./governed/events.js";
 export { type GovernedCall, type GovernedPlan, MAX_FALLBACKS } from "./governed/fallback.js";
 export {
   AccessHealthMonitor,
@@ -122,13 +113,22 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { OptimadeBindingOptions } from "./router.js";
+export type { OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
   SchemaRouter,
   type SchemaRouterOptions,
-} from "./router.js";
+} from "./router/router.js";
+export {
+  isTerminal,
+  RUN_EVENT_TYPES,
+  type RunEvent,
+  type RunEventOf,
+  type RunEventType,
+  TraceError,
+  validateRunEvent,
+} from "./traces/events.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
 export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
 export {

@@ -18,6 +18,8 @@ export * from "./format/url.js";
 export * from "./load/load.js";
 export * from "./load/registry.js";
 export * from "./model/derive-fields.js";
+export * from "./model/freeze.js";
+export * from "./model/json-pointer.js";
 export * from "./model/specs.js";
 export * from "./transports/http/headers.js";
 export * from "./transports/local/transport.js";

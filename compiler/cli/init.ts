@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { type ConfigFile, type SourceConfig, validateConfig } from "../config/config.js";
 import { fileExists, writeAtomic } from "../emit/write.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../errors/errors.js";
 
 export const INITIAL_CONFIG: ConfigFile = {
   $schema: "./node_modules/@schemarouter/compiler/dist/schemarouter.config.schema.json",

@@ -7,20 +7,20 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isSchemaRouterError } from "schemarouter/internal";
+import { diffLockStates, readLockState, readLockStateAtRevision } from "../compare/lock-state.js";
 import {
   checkDrift,
   exceedsThreshold,
   type FailOn,
   formatDrift,
   type ReportFormat,
-} from "../compare/drift-check.js";
-import { diffLockStates, readLockState, readLockStateAtRevision } from "../compare/lock-state.js";
-import { compile } from "../compile.js";
+} from "../compile/check.js";
+import { compile } from "../compile/compile.js";
+import { formatSummary } from "../compile/summary.js";
 import { CONFIG_FILE } from "../config/config.js";
-import { COMPILER_VERSION } from "../version.js";
+import { COMPILER_VERSION } from "../emit/version.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock } from "./inspect.js";
-import { formatSummary } from "./summary.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;

@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonSchema } from "schemarouter/internal";
 import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../errors/errors.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 
 export const CONFIG_FILE = "schemarouter.config.json";

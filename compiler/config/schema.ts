@@ -3,8 +3,8 @@
  * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
  */
 
-import { mcpSourceConfigSchema } from "../sources/mcp/config.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
+import { mcpSourceConfigSchema } from "./mcp-source.js";
 
 const endpointOverlay = {
   type: "object",

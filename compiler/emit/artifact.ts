@@ -25,7 +25,7 @@ import {
   sha256,
 } from "schemarouter/internal";
 import type { SourceResult } from "../sources/types.js";
-import { COMPILER_VERSION } from "../version.js";
+import { COMPILER_VERSION } from "./version.js";
 
 export interface EmittedArtifact {
   readonly artifact: Artifact;

@@ -9,7 +9,7 @@
 import type { LockedSource } from "schemarouter/internal";
 import { digestJson, sha256 } from "schemarouter/internal";
 import type { SourceConfig } from "../config/config.js";
-import { COMPILER_VERSION } from "../version.js";
+import { COMPILER_VERSION } from "./version.js";
 
 /** Bump when the generated bindings change shape for the same inputs (invalidates every stamp). */
 export const BINDINGS_FORMAT = 2;

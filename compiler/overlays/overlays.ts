@@ -14,7 +14,7 @@ import type {
 } from "schemarouter/internal";
 import { overlaps, resolveRef, WILDCARD } from "schemarouter/internal";
 import type { EndpointOverlay, FieldOverlay, Overlays } from "../config/config.js";
-import { CompileError } from "../errors.js";
+import { CompileError } from "../errors/errors.js";
 
 type Node = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 
 import { isLoopbackHost, sanitizeLocation } from "schemarouter/internal";
 import { request } from "undici";
-import { SourceError } from "../errors.js";
+import { SourceError } from "../errors/errors.js";
 
 export interface FetchLimits {
   readonly maxBytes: number;

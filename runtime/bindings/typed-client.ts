@@ -4,7 +4,7 @@
  * shape, `*` segments keep arrays of records).
  */
 import type { ToolResult } from "../model/specs.js";
-import type { SchemaRouter } from "../router.js";
+import type { SchemaRouter } from "../router/router.js";
 
 /** The contract a generated binding was generated from. */
 export interface EndpointPin {

@@ -3,7 +3,7 @@
  * shared by every later step (checks, re-checks, retries, invokers), so nothing the caller or an
  * invoker does afterwards can change what was checked.
  */
-import { deepFreeze } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 
 /** Arguments objects detached here (deep copies, deep-frozen): they need no second copy. */
 const detachedArguments = new WeakSet<object>();

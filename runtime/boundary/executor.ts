@@ -12,7 +12,8 @@ import {
   isSchemaRouterError,
   SchemaRouterError,
 } from "../errors/errors.js";
-import { deepFreeze, type Registry } from "../load/registry.js";
+import type { Registry } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, FieldSpec, ToolCall, ToolResult, ToolSpec } from "../model/specs.js";
 import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";

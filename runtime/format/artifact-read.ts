@@ -5,7 +5,7 @@
  */
 
 import { LoadError } from "../errors/errors.js";
-import { deepFreeze } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, JsonSchema } from "../model/specs.js";
 import type { Artifact } from "./artifact.js";
 import { type ArtifactLayout, readArtifactLayout, type Span, textOf } from "./artifact-layout.js";

@@ -9,8 +9,9 @@
  * contract plus its metadata. A line that is not canonical, has a second `metadata` member, or spells
  * the key with escapes keeps bytes the canonical text does not have, and fails the comparison.
  */
+
+import { decodePointerToken } from "../model/json-pointer.js";
 import type { Span } from "./artifact-layout.js";
-import { decodePointerToken } from "./fingerprint.js";
 
 export interface ContractText {
   /** The contract's text: the line without its top-level `metadata` member, in order. */

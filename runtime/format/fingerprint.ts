@@ -8,6 +8,7 @@
  * in order.
  */
 import { createHash } from "node:crypto";
+import { decodePointerToken } from "../model/json-pointer.js";
 import type { EndpointSpec, JsonSchema, ToolSpec } from "../model/specs.js";
 
 /**
@@ -160,15 +161,6 @@ export function directDefRefsInText(text: string, into: Set<string> = new Set())
     into.add(decodePointerToken(token));
   }
   return into;
-}
-
-export function decodePointerToken(token: string): string {
-  if (!token.includes("~")) return token;
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-export function encodePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Serializations already made of an artifact's definitions and endpoints. */

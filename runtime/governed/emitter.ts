@@ -4,8 +4,13 @@
  * validated, appended to the store in order, and only then handed to the listener.
  */
 
+import {
+  type RunEvent,
+  type RunEventPayloads,
+  type RunEventType,
+  validateRunEvent,
+} from "../traces/events.js";
 import type { TraceStore } from "../traces/store.js";
-import { type RunEvent, type RunEventPayloads, type RunEventType, validateRunEvent } from "./events.js";
 
 const DELIVERED: Promise<void> = Promise.resolve();
 

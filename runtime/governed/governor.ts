@@ -7,9 +7,9 @@
 import type { Executor } from "../boundary/executor.js";
 import type { Registry } from "../load/registry.js";
 import type { ToolResult } from "../model/specs.js";
+import type { RunEvent } from "../traces/events.js";
 import { AvailabilityMemory, type AvailabilityOptions, type AvailabilityStatus } from "./availability.js";
 import type { RunConfig } from "./config.js";
-import type { RunEvent } from "./events.js";
 import {
   AccessHealthMonitor,
   type AccessHealthMonitorOptions,

@@ -5,7 +5,7 @@
  * bounded by their own timeout and by the run's remaining wall-clock budget.
  */
 import { CallRefusedError } from "../errors/errors.js";
-import { deepFreeze } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { Effect, ToolResult } from "../model/specs.js";
 import { assertOptionKeys, configInvalid, integerOption } from "./refusals.js";
 

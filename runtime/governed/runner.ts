@@ -8,10 +8,10 @@
 import { detachArguments } from "../boundary/detach.js";
 import { CallRefusedError } from "../errors/errors.js";
 import type { ToolCall, ToolResult } from "../model/specs.js";
+import type { RunEvent } from "../traces/events.js";
 import { type CallEnvironment, runLogicalCall } from "./call.js";
 import { type ExecutionMode, type RunConfig, resolveRunConfig } from "./config.js";
 import type { RunEventListener } from "./emitter.js";
-import type { RunEvent } from "./events.js";
 import {
   type FallbackRoute,
   type GovernedCall,

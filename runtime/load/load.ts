@@ -16,8 +16,9 @@ import { type ArtifactLayout, readArtifactLayout } from "../format/artifact-layo
 import { artifactDefinitions } from "../format/artifact-read.js";
 import { type DefinitionSet, sha256 } from "../format/fingerprint.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
+import { deepFreeze } from "../model/freeze.js";
 import { lockMismatch, registerLockedTool } from "./locked-tool.js";
-import { deepFreeze, type RegisteredTool, Registry } from "./registry.js";
+import { type RegisteredTool, Registry } from "./registry.js";
 
 /**
  * When each endpoint contract is checked against its locked fingerprint:

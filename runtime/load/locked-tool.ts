@@ -20,8 +20,9 @@ import { parseSpan } from "../format/artifact-read.js";
 import { contractTextOf } from "../format/contract-text.js";
 import { contractFingerprint, type DefinitionSet, toolFingerprint } from "../format/fingerprint.js";
 import type { LockedTool } from "../format/lockfile.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, SourceKind } from "../model/specs.js";
-import { assertSafeEndpoint, deepFreeze, type RegisteredTool } from "./registry.js";
+import { assertSafeEndpoint, type RegisteredTool } from "./registry.js";
 
 export interface LockedToolInput {
   readonly source: string;

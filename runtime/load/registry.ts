@@ -4,6 +4,7 @@
  */
 import { LoadError } from "../errors/errors.js";
 import { DefinitionSet, fingerprintTool } from "../format/fingerprint.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, JsonSchema, SourceKind, ToolSpec } from "../model/specs.js";
 
 export interface RegisteredTool {
@@ -179,18 +180,4 @@ export function effectiveSchema(schema: JsonSchema, defs: DefinitionSet): JsonSc
   const $defs: Record<string, JsonSchema> = {};
   for (const name of used) $defs[name] = defs.defs[name]!;
   return { ...schema, $defs };
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    // Indexed and keyed loops instead of Object.values: no array per object (cold-start cost).
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) deepFreeze(value[index] as unknown);
-    } else {
-      const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) deepFreeze(record[key]);
-    }
-  }
-  return value;
 }

@@ -3,7 +3,7 @@
  * object output, or per item property (`*` path) of an array-of-objects output. Nested fields come
  * only from trusted overlays.
  */
-import { decodePointerToken } from "../format/fingerprint.js";
+import { decodePointerToken } from "./json-pointer.js";
 import type { FieldSpec, JsonSchema } from "./specs.js";
 
 type SchemaObject = { readonly [key: string]: unknown };

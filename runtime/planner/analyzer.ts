@@ -5,7 +5,8 @@
  * semantic IDs, units and extra keys are dropped (and reported); malformed output fails closed.
  */
 
-import { deepFreeze, type Registry } from "../load/registry.js";
+import type { Registry } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { JsonValue } from "../model/specs.js";
 import { compactCandidateView } from "../retrieval/compact.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";

@@ -3,7 +3,8 @@
  * and assemble picked drafts into a frozen ExecutionPlan. `plan` (deterministic) and
  * `planWithDecision` (bounded decision backend) differ only in how they pick among drafts.
  */
-import { deepFreeze, type Registry } from "../load/registry.js";
+import type { Registry } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import { checkRequest, RetrievalError } from "../retrieval/errors.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";
 import type { CapabilityCandidate, RetrievalRequest } from "../retrieval/types.js";

@@ -2,7 +2,7 @@
  * Builds CapabilityCandidates: the full typed contract of a ranked endpoint (identity, effective
  * schemas, parameters, fields, semantics, effect, provider/access metadata, both fingerprints).
  */
-import { deepFreeze } from "../load/registry.js";
+import { deepFreeze } from "../model/freeze.js";
 import { isMatched, matchFields } from "./fields.js";
 import type { Scored } from "./score.js";
 import type { Catalog } from "./surface.js";

@@ -6,7 +6,7 @@
  * never exported. `@opentelemetry/api` is an optional peer, imported lazily.
  */
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
-import { type RunEvent, type RunEventOf, TraceError, validateRunEvent } from "../governed/events.js";
+import { type RunEvent, type RunEventOf, TraceError, validateRunEvent } from "./events.js";
 
 type OtelApi = typeof import("@opentelemetry/api");
 

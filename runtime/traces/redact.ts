@@ -6,7 +6,7 @@
  * in the store (they are never exported to OpenTelemetry).
  */
 import { ERROR_CODES } from "../errors/errors.js";
-import type { RunEvent } from "../governed/events.js";
+import type { RunEvent } from "./events.js";
 
 /** What a redacted `arguments` or `result` value becomes. */
 export interface RedactedMarker {

@@ -3,7 +3,8 @@
  * re-validates every one, and returns detached, deeply frozen copies. It takes nothing but a store,
  * so it cannot reach a planner, executor, network or binding; it never invents a missing end.
  */
-import { isTerminal, type RunEvent, TraceError, validateRunEvent } from "../governed/events.js";
+import { deepFreeze } from "../model/freeze.js";
+import { isTerminal, type RunEvent, TraceError, validateRunEvent } from "./events.js";
 import { assertFollows, type StoredEvent, type TraceStore } from "./store.js";
 
 export interface ReplayResult {
@@ -91,12 +92,4 @@ function corrupt(message: string, details: Record<string, unknown>, cause: unkno
       cause,
     },
   );
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object") {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }

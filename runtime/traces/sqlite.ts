@@ -9,7 +9,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { canonicalJson } from "../format/fingerprint.js";
-import { type RunEvent, TraceError, validateRunEvent } from "../governed/events.js";
+import { type RunEvent, TraceError, validateRunEvent } from "./events.js";
 import { redactEvent } from "./redact.js";
 import { assertFollows, type EventPosition, type StoredEvent, type TraceStore } from "./store.js";
 

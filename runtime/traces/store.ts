@@ -2,7 +2,7 @@
  * The TraceStore contract (append-only persistence of validated RunEvents, read back raw for replay)
  * and the ordering rules every store and replay enforce, defined once (seed 000, finding 23).
  */
-import { isTerminalType, type RunEvent, TraceError } from "../governed/events.js";
+import { isTerminalType, type RunEvent, TraceError } from "./events.js";
 
 /** One persisted event as the store holds it: the key it was stored under and the serialized event. */
 export interface StoredEvent {

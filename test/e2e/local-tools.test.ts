@@ -5,8 +5,8 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../compiler/compile.js";
-import { SchemaRouter } from "../../runtime/router.js";
+import { compile } from "../../compiler/compile/compile.js";
+import { SchemaRouter } from "../../runtime/router/router.js";
 import { defineLocalTool } from "../../runtime/transports/local/transport.js";
 import weather from "../fixtures/local/weather.js";
 import { REPO_ROOT, tempProject } from "../helpers/project.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { McpSourceConfig } from "../../compiler/sources/mcp/config.js";
+import type { McpSourceConfig } from "../../compiler/config/mcp-source.js";
 import { mcpAdapter } from "../../compiler/sources/mcp/index.js";
 import type { SourceResult } from "../../compiler/sources/types.js";
 import type { Invoker } from "../../runtime/boundary/invoker.js";

@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile } from "../../compiler/compile.js";
+import { compile } from "../../compiler/compile/compile.js";
 import { startPetstoreServer } from "../../examples/petstore/server.mjs";
 import { ExecutionPolicy } from "../../runtime/boundary/policy.js";
-import { SchemaRouter } from "../../runtime/router.js";
+import { SchemaRouter } from "../../runtime/router/router.js";
 import { copyInto, REPO_ROOT, tempProject } from "../helpers/project.js";
 
 const rootConfig = JSON.parse(readFileSync(join(REPO_ROOT, "schemarouter.config.json"), "utf8"));

@@ -8,7 +8,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { digestJson, isLocalToolDefinition, localToolSpec, sha256 } from "schemarouter/internal";
 import type { LocalSourceConfig } from "../../config/config.js";
-import { SourceError } from "../../errors.js";
+import { SourceError } from "../../errors/errors.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 
 export const localAdapter: SourceAdapter<LocalSourceConfig> = {

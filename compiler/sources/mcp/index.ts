@@ -25,15 +25,10 @@ import {
   mcpRemoteDigest,
   SchemaRouterError,
 } from "schemarouter/internal";
+import { checkMcpConfig, type McpSourceConfig } from "../../config/mcp-source.js";
 import { reportUnsupportedPatterns } from "../patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
-import {
-  annotationNotes,
-  checkMcpConfig,
-  type McpSourceConfig,
-  mcpConnection,
-  overlayField,
-} from "./config.js";
+import { annotationNotes, mcpConnection, overlayField } from "./connection.js";
 
 const isObject = (value: unknown): value is JsonObject =>
   value !== null && typeof value === "object" && !Array.isArray(value);

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { isUrl, sanitizeLocation, sha256 } from "schemarouter/internal";
 import { parse as parseYaml } from "yaml";
 import type { EnvRef } from "../../config/config.js";
-import { SourceError } from "../../errors.js";
+import { SourceError } from "../../errors/errors.js";
 import { fetchDocument } from "../fetch.js";
 import type { SourceContext } from "../types.js";
 

@@ -7,7 +7,7 @@ import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
 import { DefinitionSet, encodePointerToken, sanitizeLocation } from "schemarouter/internal";
 import type { OpenApiSourceConfig } from "../../config/config.js";
-import { SourceError } from "../../errors.js";
+import { SourceError } from "../../errors/errors.js";
 import { sortIssues } from "../compatibility.js";
 import { reportUnsupportedPatterns } from "../patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";

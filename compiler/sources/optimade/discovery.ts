@@ -11,7 +11,7 @@ import {
   sanitizeLocation,
   versionOfBasePath,
 } from "schemarouter/internal";
-import { SourceError } from "../../errors.js";
+import { SourceError } from "../../errors/errors.js";
 import { checkSourceUrl, fetchDocument } from "../fetch.js";
 import type { SourceContext } from "../types.js";
 import type { Pagination } from "./endpoints.js";

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CompileOptions, compile } from "../../../compiler/compile.js";
+import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
 import { currentBindings, expectedStamps } from "../../../compiler/emit/bindings.js";
 import { readStamp, stamped } from "../../../compiler/emit/stamp.js";
 import { parseClientTemplate, readClientTemplate } from "../../../compiler/emit/template.js";

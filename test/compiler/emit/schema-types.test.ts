@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { declaration, typeText } from "../../../compiler/emit/schema-types.js";
 import type { JsonSchema } from "../../../runtime/model/specs.js";
 import { copyInto, REPO_ROOT, tempProject } from "../../helpers/project.js";

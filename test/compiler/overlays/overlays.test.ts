@@ -3,7 +3,7 @@
  * to change execution identity or validation shape.
  */
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { copyInto, tempProject } from "../../helpers/project.js";
 
 async function compileWith(overlays: unknown) {

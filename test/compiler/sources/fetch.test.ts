@@ -6,10 +6,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { checkSourceUrl, fetchDocument } from "../../../compiler/sources/fetch.js";
 import { SchemaRouterError } from "../../../runtime/errors/errors.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 import { type Handler, sendJson, startServer, type TestServer } from "../../helpers/http-server.js";
 

@@ -11,7 +11,7 @@ import { openapiAdapter } from "../../../compiler/sources/openapi/index.js";
 import type { SourceResult } from "../../../compiler/sources/types.js";
 import { type RegisteredTool, Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { ToolCall, ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 import { sendJson, startServer, type TestServer } from "../../helpers/http-server.js";
 import { type TempProject, tempProject } from "../../helpers/project.js";

@@ -7,7 +7,7 @@ import type { Invoker } from "../../../runtime/boundary/invoker.js";
 import { ExecutionPolicy, PolicyRule } from "../../../runtime/boundary/policy.js";
 import { Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { ToolCall, ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { defineLocalTool, localToolSpec } from "../../../runtime/transports/local/transport.js";
 
 const store = new Map<

@@ -14,7 +14,7 @@ import { ValidatorSet } from "../../../runtime/boundary/validation.js";
 import { ExecutionBudget } from "../../../runtime/governed/budget.js";
 import { Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { JsonSchema, ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import type { ListedTool } from "../../../runtime/transports/mcp/list.js";
 import { type TempProject, tempProject } from "../../helpers/project.js";
 

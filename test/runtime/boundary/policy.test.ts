@@ -13,7 +13,7 @@ import {
 } from "../../../runtime/boundary/policy.js";
 import { Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { Effect, ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { faultRouter, pin, startFaultServer } from "../../fixtures/fault-server.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 

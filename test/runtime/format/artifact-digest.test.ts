@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { artifactDigest } from "../../../runtime/format/artifact.js";
 import { parseArtifact } from "../../../runtime/format/artifact-read.js";
 import {

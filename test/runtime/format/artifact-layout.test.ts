@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { parseArtifact } from "../../../runtime/format/artifact-read.js";
 import { contractTextOf } from "../../../runtime/format/contract-text.js";
 import { canonicalJson, directDefRefs, endpointContract } from "../../../runtime/format/fingerprint.js";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ExecutionPolicy } from "../../../runtime/boundary/policy.js";
 import { ExecutionBudget } from "../../../runtime/governed/budget.js";
-import type { RunEvent } from "../../../runtime/governed/events.js";
+import type { RunEvent } from "../../../runtime/traces/events.js";
 import { type Fault, faultRouter, pin, startFaultServer } from "../../fixtures/fault-server.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 import { failure } from "../../helpers/refusal.js";

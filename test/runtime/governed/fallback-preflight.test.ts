@@ -9,7 +9,7 @@ import { InvocationUnavailableError } from "../../../runtime/errors/errors.js";
 import type { FallbackRoute } from "../../../runtime/governed/fallback.js";
 import { type RegisteredTool, Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { FieldSpec, ToolCall, ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 
 function tool(name: string, provider: string, fields: readonly FieldSpec[]): ToolSpec {
   return {

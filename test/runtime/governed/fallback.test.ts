@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { ExecutionPolicy } from "../../../runtime/boundary/policy.js";
-import type { RunEvent } from "../../../runtime/governed/events.js";
 import type { FallbackRoute, GovernedCall } from "../../../runtime/governed/fallback.js";
 import { RetryPolicy } from "../../../runtime/governed/retry.js";
 import type { ToolCall } from "../../../runtime/model/specs.js";
+import type { RunEvent } from "../../../runtime/traces/events.js";
 import { type Fault, type faultRouter, pin, startFaultRouter } from "../../fixtures/fault-server.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 import { failure } from "../../helpers/refusal.js";

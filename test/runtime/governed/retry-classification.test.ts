@@ -4,10 +4,10 @@
  * (first, retries after a backoff sleep, fallback routes), driven over HTTP against the fault server.
  */
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../../runtime/governed/events.js";
 import { RetryPolicy } from "../../../runtime/governed/retry.js";
 import type { ToolSpec } from "../../../runtime/model/specs.js";
-import type { SchemaRouter } from "../../../runtime/router.js";
+import type { SchemaRouter } from "../../../runtime/router/router.js";
+import type { RunEvent } from "../../../runtime/traces/events.js";
 import type { StoredEvent, TraceStore } from "../../../runtime/traces/store.js";
 import {
   type Fault,

@@ -15,7 +15,7 @@ import {
 import { isTransient, RetryPolicy, retryAfterMs } from "../../../runtime/governed/retry.js";
 import { Registry, registerTool } from "../../../runtime/load/registry.js";
 import type { ToolSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import {
   type Fault,
   type faultRouter,

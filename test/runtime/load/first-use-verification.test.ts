@@ -9,10 +9,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { startPetstoreServer } from "../../../examples/petstore/server.mjs";
 import type { EndpointSpec } from "../../../runtime/model/specs.js";
-import { SchemaRouter, type SchemaRouterOptions } from "../../../runtime/router.js";
+import { SchemaRouter, type SchemaRouterOptions } from "../../../runtime/router/router.js";
 import { editDefinition, editEndpoint, forgeArtifact } from "../../helpers/forge.js";
 import { copyInto, type TempProject, tempProject } from "../../helpers/project.js";
 

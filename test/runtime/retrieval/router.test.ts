@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPetstoreServer } from "../../../examples/petstore/server.mjs";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { REPO_ROOT } from "../../helpers/project.js";
 
 let server: Awaited<ReturnType<typeof startPetstoreServer>>;

@@ -26,7 +26,7 @@ import {
   type RunEventOf,
   type RunEventType,
   validateRunEvent,
-} from "../../../runtime/governed/events.js";
+} from "../../../runtime/traces/events.js";
 import { createOtelExporter } from "../../../runtime/traces/otel.js";
 import { isRedactedMarker, redactEvent } from "../../../runtime/traces/redact.js";
 import { replayRun } from "../../../runtime/traces/replay.js";

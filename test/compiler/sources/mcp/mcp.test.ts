@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type McpSourceConfig, mcpSourceConfigSchema } from "../../../../compiler/sources/mcp/config.js";
+import { type McpSourceConfig, mcpSourceConfigSchema } from "../../../../compiler/config/mcp-source.js";
 import { buildMcpSource, mcpAdapter } from "../../../../compiler/sources/mcp/index.js";
 import type { SourceResult } from "../../../../compiler/sources/types.js";
 import type { Invoker } from "../../../../runtime/boundary/invoker.js";

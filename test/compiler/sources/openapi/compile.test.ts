@@ -8,19 +8,16 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
-import { compile } from "../../../../compiler/compile.js";
+import { compile } from "../../../../compiler/compile/compile.js";
 import { openapiAdapter } from "../../../../compiler/sources/openapi/index.js";
 import type { SourceResult } from "../../../../compiler/sources/types.js";
 import { ValidatorSet } from "../../../../runtime/boundary/validation.js";
 import { SchemaRouterError } from "../../../../runtime/errors/errors.js";
-import {
-  DefinitionSet,
-  decodePointerToken,
-  fingerprintTool,
-} from "../../../../runtime/format/fingerprint.js";
+import { DefinitionSet, fingerprintTool } from "../../../../runtime/format/fingerprint.js";
 import { effectiveSchema } from "../../../../runtime/load/registry.js";
+import { decodePointerToken } from "../../../../runtime/model/json-pointer.js";
 import type { EndpointSpec, JsonSchema, ToolSpec } from "../../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../../runtime/router.js";
+import { SchemaRouter } from "../../../../runtime/router/router.js";
 import { sendJson, startServer } from "../../../helpers/http-server.js";
 import { REPO_ROOT, type TempProject, tempProject } from "../../../helpers/project.js";
 

@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compile } from "../../../../compiler/compile.js";
-import { SchemaRouter } from "../../../../runtime/router.js";
+import { compile } from "../../../../compiler/compile/compile.js";
+import { SchemaRouter } from "../../../../runtime/router/router.js";
 import { REPO_ROOT, tempProject } from "../../../helpers/project.js";
 
 const DOCUMENT = join(REPO_ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile, resolveSource } from "../../../../compiler/compile.js";
+import { compile, resolveSource } from "../../../../compiler/compile/compile.js";
 import type { OptimadeSourceConfig } from "../../../../compiler/config/config.js";
 import type { SourceContext, SourceResult } from "../../../../compiler/sources/types.js";
 import { ValidatorSet } from "../../../../runtime/boundary/validation.js";

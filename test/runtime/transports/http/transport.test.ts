@@ -15,7 +15,7 @@ import type {
   ParameterSpec,
   ToolSpec,
 } from "../../../../runtime/model/specs.js";
-import { SchemaRouter } from "../../../../runtime/router.js";
+import { SchemaRouter } from "../../../../runtime/router/router.js";
 import { readBounded } from "../../../../runtime/transports/http/bounded-read.js";
 import { createHttpInvoker, type HttpBindingOptions } from "../../../../runtime/transports/http/transport.js";
 import { cleanupAfterEach } from "../../../helpers/cleanup.js";

@@ -7,9 +7,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile } from "../../../../compiler/compile.js";
+import { compile } from "../../../../compiler/compile/compile.js";
 import { ExecutionPolicy } from "../../../../runtime/boundary/policy.js";
-import { SchemaRouter } from "../../../../runtime/router.js";
+import { SchemaRouter } from "../../../../runtime/router/router.js";
 import { type McpHttpFixture, startMcpHttpServer } from "../../../fixtures/mcp/server.js";
 import { REPO_ROOT, tempProject } from "../../../helpers/project.js";
 

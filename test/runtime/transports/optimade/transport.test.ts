@@ -7,10 +7,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile } from "../../../../compiler/compile.js";
+import { compile } from "../../../../compiler/compile/compile.js";
 import { isSchemaRouterError } from "../../../../runtime/errors/errors.js";
 import { RetryPolicy } from "../../../../runtime/governed/retry.js";
-import { type BindingConfig, SchemaRouter } from "../../../../runtime/router.js";
+import { type BindingConfig, SchemaRouter } from "../../../../runtime/router/router.js";
 import { createOptimadeInvoker } from "../../../../runtime/transports/optimade/transport.js";
 import { type OptimadeServer, startOptimadeServer } from "../../../fixtures/optimade/server.js";
 import { tempProject } from "../../../helpers/project.js";

@@ -3,28 +3,27 @@
  * invokers from local configuration, and runs every call through the executor boundary.
  */
 
-import { type ApprovalCallback, Executor } from "./boundary/executor.js";
-import type { Binding, Invoker } from "./boundary/invoker.js";
-import { ExecutionPolicy } from "./boundary/policy.js";
-import { LoadError, SchemaRouterError } from "./errors/errors.js";
-import { digestJson, fingerprintTool } from "./format/fingerprint.js";
-import type { AvailabilityOptions, AvailabilityStatus } from "./governed/availability.js";
-import type { RunConfig } from "./governed/config.js";
-import type { RunEvent } from "./governed/events.js";
-import type { GovernedCall, GovernedPlan } from "./governed/fallback.js";
-import { RunGovernor } from "./governed/governor.js";
+import { type ApprovalCallback, Executor } from "../boundary/executor.js";
+import type { Binding, Invoker } from "../boundary/invoker.js";
+import { ExecutionPolicy } from "../boundary/policy.js";
+import { LoadError, SchemaRouterError } from "../errors/errors.js";
+import { digestJson, fingerprintTool } from "../format/fingerprint.js";
+import type { AvailabilityOptions, AvailabilityStatus } from "../governed/availability.js";
+import type { RunConfig } from "../governed/config.js";
+import type { GovernedCall, GovernedPlan } from "../governed/fallback.js";
+import { RunGovernor } from "../governed/governor.js";
 import type {
   AccessHealthMonitor,
   AccessHealthMonitorOptions,
   HealthCheckResult,
   HealthProbe,
   HealthProbeOptions,
-} from "./governed/health.js";
-import type { ExecutionHooks } from "./governed/hooks.js";
-import type { RunInput } from "./governed/runner.js";
-import { type LoadedCatalog, loadCatalog, type VerifyMode } from "./load/load.js";
-import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "./load/registry.js";
-import type { ToolResult } from "./model/specs.js";
+} from "../governed/health.js";
+import type { ExecutionHooks } from "../governed/hooks.js";
+import type { RunInput } from "../governed/runner.js";
+import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
+import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
+import type { ToolResult } from "../model/specs.js";
 import {
   type DecisionBackend,
   type DecisionPlanOptions,
@@ -32,7 +31,7 @@ import {
   type PlanOptions,
   plan,
   planWithDecision,
-} from "./planner/index.js";
+} from "../planner/index.js";
 import {
   type CapabilityCandidate,
   createRetriever,
@@ -40,16 +39,21 @@ import {
   type RetrieveOptions,
   type Retriever,
   type StateAwareOptions,
-} from "./retrieval/index.js";
-import { createHttpInvoker, type HttpBindingOptions } from "./transports/http/transport.js";
-import { createLocalInvoker, type LocalToolDefinition, localToolSpec } from "./transports/local/transport.js";
+} from "../retrieval/index.js";
+import type { RunEvent } from "../traces/events.js";
+import { createHttpInvoker, type HttpBindingOptions } from "../transports/http/transport.js";
+import {
+  createLocalInvoker,
+  type LocalToolDefinition,
+  localToolSpec,
+} from "../transports/local/transport.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
   mcpClientFactory,
   mcpExecutionIdentity,
-} from "./transports/mcp/transport.js";
-import { createOptimadeBinding, type OptimadeBindingSettings } from "./transports/optimade/transport.js";
+} from "../transports/mcp/transport.js";
+import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {

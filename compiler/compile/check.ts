@@ -4,18 +4,18 @@
  * tree against a git ref). Reports are diagnostic only; exit codes come from their category.
  */
 import { loadCatalog } from "schemarouter/internal";
-import { compileSource, resolveSource } from "../compile.js";
-import { loadConfig } from "../config/config.js";
-import { buildLockfile } from "../emit/lockfile.js";
-import type { SourceContext } from "../sources/types.js";
 import {
   type ChangeCategory,
   categoryRank,
   compareLocks,
   formatReportMarkdown,
   formatReportText,
-} from "./compare.js";
-import { type DriftResult, documentOnly, snapshots } from "./lock-state.js";
+} from "../compare/compare.js";
+import { type DriftResult, documentOnly, snapshots } from "../compare/lock-state.js";
+import { loadConfig } from "../config/config.js";
+import { buildLockfile } from "../emit/lockfile.js";
+import type { SourceContext } from "../sources/types.js";
+import { compileSource, resolveSource } from "./compile.js";
 
 export type FailOn = "any" | "breaking" | "security-review";
 export type ReportFormat = "text" | "markdown" | "json";

@@ -14,18 +14,18 @@ import {
   registerTool,
   serializeLockfile,
 } from "schemarouter/internal";
-import { type SourceSummary, summarizeLockChanges } from "./cli/summary.js";
-import { type DriftResult, diffLockStates } from "./compare/lock-state.js";
-import { loadConfig, type ResolvedConfig, type SourceConfig } from "./config/config.js";
-import { emitArtifact } from "./emit/artifact.js";
-import { emitBindings } from "./emit/bindings.js";
-import { readPreviousLock, readPreviousState, reuseSource } from "./emit/incremental.js";
-import { buildLockfile, type CompiledSource } from "./emit/lockfile.js";
-import { readTemplateText } from "./emit/template.js";
-import { type OutputFile, type WriteResult, writeOutputs } from "./emit/write.js";
-import { CompileError } from "./errors.js";
-import { applyOverlays } from "./overlays/overlays.js";
-import type { SourceContext, SourceResult } from "./sources/types.js";
+import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
+import { loadConfig, type ResolvedConfig, type SourceConfig } from "../config/config.js";
+import { emitArtifact } from "../emit/artifact.js";
+import { emitBindings } from "../emit/bindings.js";
+import { readPreviousLock, readPreviousState, reuseSource } from "../emit/incremental.js";
+import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
+import { readTemplateText } from "../emit/template.js";
+import { type OutputFile, type WriteResult, writeOutputs } from "../emit/write.js";
+import { CompileError } from "../errors/errors.js";
+import { applyOverlays } from "../overlays/overlays.js";
+import type { SourceContext, SourceResult } from "../sources/types.js";
+import { type SourceSummary, summarizeLockChanges } from "./summary.js";
 
 export interface CompileOptions {
   /** Path of schemarouter.config.json. */
@@ -164,7 +164,7 @@ export async function resolveSource(
   context: SourceContext,
 ): Promise<SourceResult> {
   // Imported here, not at the top: a compile that reuses every source never loads an adapter.
-  const { ADAPTERS } = await import("./sources/index.js");
+  const { ADAPTERS } = await import("../sources/index.js");
   const adapter = ADAPTERS[config.kind] as {
     resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
   };

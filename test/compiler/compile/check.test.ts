@@ -5,10 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile } from "../../../compiler/compile.js";
+import { compile } from "../../../compiler/compile/compile.js";
 import { startPetstoreServer } from "../../../examples/petstore/server.mjs";
 import { canonicalJson, digestJson, sha256 } from "../../../runtime/format/fingerprint.js";
-import { SchemaRouter } from "../../../runtime/router.js";
+import { SchemaRouter } from "../../../runtime/router/router.js";
 import { runCli } from "../../helpers/cli.js";
 import { artifactPath, editEndpoint, forgeArtifact, setLockedArtifactDigest } from "../../helpers/forge.js";
 import { copyInto, type TempProject, tempProject } from "../../helpers/project.js";
