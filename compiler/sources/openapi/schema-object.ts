@@ -3,14 +3,15 @@
  * Spec: OpenAPI 3.0.3 §4.7.24 (Schema Object: nullable, exclusiveMinimum as boolean, discriminator)
  * and OpenAPI 3.1.0 §4.8.24 (Schema Object = JSON Schema 2020-12 dialect).
  *
- * OAS 3.0 keyword conversion uses @openapi-contrib/openapi-schema-to-json-schema; this module
- * rewrites local `$ref`s to `#/$defs/<name>`, stores each referenced schema once, and records every
- * partial or unsupported construct with its JSON pointer.
+ * OAS 3.0 keywords are converted by ./oas30-schema.ts; this module rewrites local `$ref`s to
+ * `#/$defs/<name>`, stores each referenced schema once, and records every partial or unsupported
+ * construct with its JSON pointer.
  */
-import { fromSchema } from "@openapi-contrib/openapi-schema-to-json-schema";
 import type { CompatibilityIssue, JsonSchema } from "schemarouter/internal";
 import { decodePointerToken, encodePointerToken } from "schemarouter/internal";
 import type { OpenApiVersion } from "./document.js";
+import { convertOas30Schema } from "./oas30-schema.js";
+import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLE } from "./schema-keywords.js";
 
 type Node = Record<string, unknown>;
 
@@ -20,22 +21,6 @@ export class UnsupportedConstruct extends Error {
     super(issue.message);
   }
 }
-
-const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SUBSCHEMA_SINGLE = [
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "additionalItems",
-];
 
 /** Vendor extensions that carry meaning for schemarouter and are kept. */
 const KEPT_EXTENSIONS = new Set(["x-unit"]);
@@ -59,7 +44,8 @@ export class SchemaConverter {
     if (schema === true || schema === false) return schema;
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return {};
     this.inspect(schema as Node, pointer);
-    const converted = this.version === "3.0" ? convert30(schema as Node) : structuredClone(schema as Node);
+    const converted =
+      this.version === "3.0" ? convertOas30Schema(schema as Node) : structuredClone(schema as Node);
     return this.rewrite(converted, pointer, owner) as JsonSchema;
   }
 
@@ -120,7 +106,7 @@ export class SchemaConverter {
     if (node === null || typeof node !== "object") return node;
     const record = node as Node;
     if (typeof record.$ref === "string" && this.version === "3.0") {
-      // OAS 3.0: properties next to a Reference Object are ignored (§4.7.11).
+      // OAS 3.0: properties next to a Reference Object are ignored (§4.7.23).
       return { $ref: this.reference(record.$ref, pointer, owner) };
     }
     const out: Node = {};
@@ -249,70 +235,4 @@ export class SchemaConverter {
       });
     }
   }
-}
-
-/** OAS 3.0 Schema Object → JSON Schema 2020-12 keywords. */
-function convert30(schema: Node): Node {
-  const prepared = mapSchemaTree(structuredClone(schema), wrapUntypedNullable) as Node;
-  const converted = fromSchema(prepared, {
-    cloneSchema: false,
-    strictMode: false,
-    supportPatternProperties: true,
-  }) as Node;
-  delete converted.$schema;
-  return mapSchemaTree(converted, fixDraft4Bounds) as Node;
-}
-
-/**
- * Rebuilds a schema tree bottom-up and applies `visit` to every schema object. Only subschema
- * positions are walked: property names and data keywords (enum, const, default, example) are never
- * mistaken for schema keywords, and their values are copied as data.
- */
-function mapSchemaTree(node: unknown, visit: (schema: Node) => Node): unknown {
-  if (Array.isArray(node)) return node.map((item) => mapSchemaTree(item, visit));
-  if (node === null || typeof node !== "object") return node;
-  const out: Node = {};
-  for (const [key, value] of Object.entries(node as Node)) {
-    if (
-      SUBSCHEMA_MAPS.includes(key) &&
-      value !== null &&
-      typeof value === "object" &&
-      !Array.isArray(value)
-    ) {
-      const map: Node = {};
-      for (const [name, child] of Object.entries(value as Node)) map[name] = mapSchemaTree(child, visit);
-      out[key] = map;
-    } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
-      out[key] = mapSchemaTree(value, visit);
-    } else {
-      out[key] = value;
-    }
-  }
-  return visit(out);
-}
-
-/** `nullable: true` without `type` (e.g. on a oneOf or a $ref) becomes `anyOf: [schema, {type: null}]`. */
-function wrapUntypedNullable(schema: Node): Node {
-  if (schema.nullable !== true || schema.type !== undefined) return schema;
-  const { nullable: _nullable, ...rest } = schema;
-  return { anyOf: [rest, { type: "null" }] };
-}
-
-/** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` → the numeric 2020-12 form. */
-function fixDraft4Bounds(schema: Node): Node {
-  const out: Node = { ...schema };
-  for (const [flag, bound] of [
-    ["exclusiveMinimum", "minimum"],
-    ["exclusiveMaximum", "maximum"],
-  ] as const) {
-    if (typeof out[flag] === "boolean") {
-      if (out[flag] === true && typeof out[bound] === "number") {
-        out[flag] = out[bound];
-        delete out[bound];
-      } else {
-        delete out[flag];
-      }
-    }
-  }
-  return out;
 }
