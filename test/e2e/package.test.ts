@@ -28,7 +28,17 @@ const BUILD_TIME = [
   "yaml",
   "@openapi-contrib/openapi-schema-to-json-schema",
 ];
-const LAZY_ONLY = ["@modelcontextprotocol/sdk", "better-sqlite3", "@opentelemetry/api"];
+const LAZY_ONLY = [
+  "@modelcontextprotocol/sdk",
+  "better-sqlite3",
+  "@opentelemetry/api",
+  "ai",
+  "@openai/agents-core",
+  "@openai/agents",
+  "@langchain/core",
+  "openai",
+  "@anthropic-ai/sdk",
+];
 
 describe("package", () => {
   it("runtime/ never imports compiler/ or build-time packages, and loads optional packages lazily", () => {
@@ -80,6 +90,7 @@ describe("package", () => {
       "./format",
       "./traces",
       "./transports",
+      "./agents",
       "./internal",
       "./package.json",
     ]);
