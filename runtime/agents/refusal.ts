@@ -108,7 +108,7 @@ export function refusalOf(error: unknown, context: RefusalContext): ToolRefusal 
   const summary = Object.hasOwn(ERROR_CODES, code)
     ? ERROR_CODES[code as keyof typeof ERROR_CODES]
     : "The call failed.";
-  const where = isSchemaRouterError(error) ? locate(error.details, context) : "";
+  const where = isSchemaRouterError(error) && ADVICE[code] === FIX_ARGUMENTS ? locate(error.details, context) : "";
   return Object.freeze({
     ok: false,
     code,
