@@ -25,9 +25,9 @@ type Turn = ToolCallSpec[] | string | (() => ToolCallSpec[]);
 /** A scripted chat model: one turn per call; records the messages and the tool definitions it got. */
 class ScriptedChatModel extends BaseChatModel {
   readonly seen: BaseMessage[][] = [];
-  readonly offered: Record<string, unknown>[][] = [];
+  readonly offered: ReturnType<typeof convertToOpenAITool>[][] = [];
   /** The definitions of the last bindTools (a provider model would send these with the next call). */
-  private bound: Record<string, unknown>[] = [];
+  private bound: ReturnType<typeof convertToOpenAITool>[] = [];
 
   constructor(private readonly turns: Turn[]) {
     super({});
@@ -134,7 +134,7 @@ describe("LangChain structured tools", () => {
       "Done.",
     ]);
     await loop(model, tools, "Tell me about the pet rex");
-    const names = model.offered.map((list) => list.map((tool) => (tool as { function: { name: string } }).function.name));
+    const names = model.offered.map((list) => list.map((tool) => tool.function.name));
     expect(names[0]).toEqual(["shop_getPet", "search_capabilities"]);
     expect(names[1]).toEqual(["shop_getPet", "shop_lookupCode", "search_capabilities"]);
     expect(JSON.parse(toolMessages(model.seen[2]!).s2!.text)).toEqual({ ok: true, data: { code: "aaa" } });

@@ -33,7 +33,8 @@ class ScriptedModel implements Model {
   constructor(private readonly turns: Turn[]) {}
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.requests.push(structuredClone({ ...request, signal: undefined }) as ModelRequest);
+    const { signal: _signal, tracing: _tracing, ...rest } = request;
+    this.requests.push(structuredClone(rest) as ModelRequest);
     const turn = this.turns[this.requests.length - 1] ?? say("Done.");
     return { usage: new Usage(), output: typeof turn === "function" ? turn(request) : turn };
   }
