@@ -14,7 +14,9 @@ import { scriptedPetModel } from "./scripted-model.js";
 const KEYS: Readonly<Record<string, string>> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
 
 /** The model named by SCHEMAROUTER_AGENT_MODEL (`provider:model`), or the scripted one. */
-async function chooseModel(log: (line: string) => void): Promise<{ model: LanguageModel; scripted: boolean }> {
+async function chooseModel(
+  log: (line: string) => void,
+): Promise<{ model: LanguageModel; scripted: boolean }> {
   const wanted = process.env.SCHEMAROUTER_AGENT_MODEL;
   const [provider = "", id = ""] = wanted?.split(":", 2) ?? [];
   const key = KEYS[provider];
@@ -27,7 +29,9 @@ async function chooseModel(log: (line: string) => void): Promise<{ model: Langua
       log(`(${wanted}: install @ai-sdk/${provider} to use it; using the scripted model)`);
     }
   } else if (wanted !== undefined) {
-    log(`(${wanted}: needs "openai:<model>" or "anthropic:<model>" and its API key; using the scripted model)`);
+    log(
+      `(${wanted}: needs "openai:<model>" or "anthropic:<model>" and its API key; using the scripted model)`,
+    );
   }
   return { model: scriptedPetModel(), scripted: true };
 }
@@ -53,7 +57,8 @@ export async function runAgentDemo(root: string, log: (line: string) => void): P
     for (const step of result.steps) {
       for (const part of step.content) {
         if (part.type === "tool-result") log(`${part.toolName} → ${JSON.stringify(part.output)}`);
-        if (part.type === "tool-error") log(`${part.toolName} → tool error ${String((part.error as Error).message)}`);
+        if (part.type === "tool-error")
+          log(`${part.toolName} → tool error ${String((part.error as Error).message)}`);
       }
     }
     log(`${scripted ? "scripted model" : "model"}: ${result.text}`);

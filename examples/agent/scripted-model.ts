@@ -34,9 +34,23 @@ export function scriptedPetModel(): MockLanguageModelV3 {
       step++;
       let content: Content;
       if (step === 1) {
-        content = [{ type: "tool-call", toolCallId: "call-1", toolName: "petstore_getPetById", input: '{"petId":"rex"}' }];
+        content = [
+          {
+            type: "tool-call",
+            toolCallId: "call-1",
+            toolName: "petstore_getPetById",
+            input: '{"petId":"rex"}',
+          },
+        ];
       } else if (step === 2) {
-        content = [{ type: "tool-call", toolCallId: "call-2", toolName: "petstore_createPet", input: '{"name":"Milo"}' }];
+        content = [
+          {
+            type: "tool-call",
+            toolCallId: "call-2",
+            toolName: "petstore_createPet",
+            input: '{"name":"Milo"}',
+          },
+        ];
       } else {
         const [pet, refusal] = toolResults(options) as [
           { data: { name: string; weightKg?: number } },
@@ -50,7 +64,12 @@ export function scriptedPetModel(): MockLanguageModelV3 {
         ];
       }
       const calling = content.some((part) => part.type === "tool-call");
-      return { content, finishReason: { unified: calling ? "tool-calls" : "stop", raw: undefined }, usage: USAGE, warnings: [] };
+      return {
+        content,
+        finishReason: { unified: calling ? "tool-calls" : "stop", raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      };
     },
   });
 }

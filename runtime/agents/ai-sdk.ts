@@ -21,7 +21,13 @@ import { schemaCopy } from "./model-schema.js";
 import { loadPeer } from "./peer.js";
 import { AgentToolRefusalError, type ToolOutcome } from "./refusal.js";
 import { type AgentRunConfig, runConfigFor } from "./run-config.js";
-import { type AgentTool, AgentToolSet, type AgentToolSetOptions, executeTool, pinnedCall } from "./tool-set.js";
+import {
+  type AgentTool,
+  AgentToolSet,
+  type AgentToolSetOptions,
+  executeTool,
+  pinnedCall,
+} from "./tool-set.js";
 
 export interface AiSdkToolsOptions extends AgentToolSetOptions {
   readonly runConfig?: AgentRunConfig;
@@ -95,7 +101,9 @@ async function run(
   }
   try {
     const info = { name: tool.name, route: tool.route, callId: call.toolCallId };
-    return settle(await executeTool(router, tool, input, runConfigFor(options.runConfig, info, call.abortSignal)));
+    return settle(
+      await executeTool(router, tool, input, runConfigFor(options.runConfig, info, call.abortSignal)),
+    );
   } finally {
     release?.();
   }
@@ -122,7 +130,8 @@ function approvedInMessages(messages: readonly ModelMessage[], toolCallId: strin
   let sameInput = false;
   for (const message of messages) {
     for (const part of partsOf(message, "assistant")) {
-      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) approvalIds.add(part.approvalId);
+      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId)
+        approvalIds.add(part.approvalId);
       if (part.type === "tool-call" && part.toolCallId === toolCallId)
         sameInput = digestJson(part.input ?? null) === digestJson(input);
     }
@@ -130,7 +139,8 @@ function approvedInMessages(messages: readonly ModelMessage[], toolCallId: strin
   if (!sameInput || approvalIds.size === 0) return false;
   return messages.some((message) =>
     partsOf(message, "tool").some(
-      (part) => part.type === "tool-approval-response" && approvalIds.has(part.approvalId) && part.approved === true,
+      (part) =>
+        part.type === "tool-approval-response" && approvalIds.has(part.approvalId) && part.approved === true,
     ),
   );
 }

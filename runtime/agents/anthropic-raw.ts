@@ -76,9 +76,13 @@ export class AnthropicTools extends RawTools {
 
   /** Tool names for the next request, from the conversation (last user text, earlier search results). */
   active(messages: readonly AnthropicMessageLike[]): string[] {
-    const blocks = messages.flatMap((message) => (typeof message.content === "string" ? [] : message.content));
+    const blocks = messages.flatMap((message) =>
+      typeof message.content === "string" ? [] : message.content,
+    );
     const searchIds = new Set(
-      blocks.filter((block) => block.type === "tool_use" && block.name === SEARCH_TOOL_NAME).map((block) => block.id),
+      blocks
+        .filter((block) => block.type === "tool_use" && block.name === SEARCH_TOOL_NAME)
+        .map((block) => block.id),
     );
     const outputs = blocks
       .filter((block) => block.type === "tool_result" && searchIds.has(block.tool_use_id))

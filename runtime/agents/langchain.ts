@@ -45,7 +45,10 @@ interface ToolCallLike {
   readonly type?: string;
 }
 
-export async function langchainTools(router: SchemaRouter, options: LangChainToolsOptions = {}): Promise<LangChainTools> {
+export async function langchainTools(
+  router: SchemaRouter,
+  options: LangChainToolsOptions = {},
+): Promise<LangChainTools> {
   const load = () => Promise.all([import("@langchain/core/tools"), import("@langchain/core/messages")]);
   const [lcTools, lcMessages] = await loadPeer("@langchain/core", "langchainTools()", load);
   const set = AgentToolSet.build(router, options, [SEARCH_TOOL_NAME]);
@@ -65,8 +68,17 @@ export async function langchainTools(router: SchemaRouter, options: LangChainToo
           status: outcome.ok ? "success" : "error",
         });
 
-  const build = (name: string, description: string, schema: object, run: (input: unknown, signal?: AbortSignal, callId?: string) => Promise<ToolOutcome> | ToolOutcome) => {
-    const func = (async (input: unknown, _runManager: unknown, config?: { signal?: AbortSignal; toolCall?: ToolCallLike }) => {
+  const build = (
+    name: string,
+    description: string,
+    schema: object,
+    run: (input: unknown, signal?: AbortSignal, callId?: string) => Promise<ToolOutcome> | ToolOutcome,
+  ) => {
+    const func = (async (
+      input: unknown,
+      _runManager: unknown,
+      config?: { signal?: AbortSignal; toolCall?: ToolCallLike },
+    ) => {
       const callId = config?.toolCall?.id;
       return reply(name, await run(input, config?.signal, callId), callId);
     }) as Func;
@@ -76,10 +88,15 @@ export async function langchainTools(router: SchemaRouter, options: LangChainToo
     Object.assign(tool, {
       call: async (arg: unknown, config?: { toolCall?: ToolCallLike }, tags?: string[]) => {
         try {
-          return await (call as (a: unknown, c?: unknown, t?: unknown) => Promise<unknown>)(arg, config, tags);
+          return await (call as (a: unknown, c?: unknown, t?: unknown) => Promise<unknown>)(
+            arg,
+            config,
+            tags,
+          );
         } catch (error) {
           if (!(error instanceof lcTools.ToolInputParsingException)) throw error;
-          const fromArg = (arg as ToolCallLike | null)?.type === "tool_call" ? (arg as ToolCallLike).id : undefined;
+          const fromArg =
+            (arg as ToolCallLike | null)?.type === "tool_call" ? (arg as ToolCallLike).id : undefined;
           return reply(name, adapterRefusal("INPUT_SCHEMA_VIOLATION", name), fromArg ?? config?.toolCall?.id);
         }
       },
@@ -93,12 +110,20 @@ export async function langchainTools(router: SchemaRouter, options: LangChainToo
         router,
         tool,
         input,
-        runConfigFor(options.runConfig, { name: tool.name, route: tool.route, ...(callId !== undefined ? { callId } : {}) }, signal),
+        runConfigFor(
+          options.runConfig,
+          { name: tool.name, route: tool.route, ...(callId !== undefined ? { callId } : {}) },
+          signal,
+        ),
       ),
     ),
   );
   if (selection?.search === true) {
-    tools.push(build(SEARCH_TOOL_NAME, SEARCH_TOOL_DESCRIPTION, schemaCopy(SEARCH_TOOL_SCHEMA), (input) => selection.runSearch(input)));
+    tools.push(
+      build(SEARCH_TOOL_NAME, SEARCH_TOOL_DESCRIPTION, schemaCopy(SEARCH_TOOL_SCHEMA), (input) =>
+        selection.runSearch(input),
+      ),
+    );
   }
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return {
@@ -107,7 +132,9 @@ export async function langchainTools(router: SchemaRouter, options: LangChainToo
     activeTools: (messages) =>
       selection === undefined
         ? [...tools]
-        : selection.active(lastHumanText(messages), discoveredNames(searchOutputs(messages))).map((name) => byName.get(name)!),
+        : selection
+            .active(lastHumanText(messages), discoveredNames(searchOutputs(messages)))
+            .map((name) => byName.get(name)!),
   };
 }
 
@@ -121,7 +148,9 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => ((part as { type?: unknown }).type === "text" ? String((part as { text?: unknown }).text ?? "") : ""))
+    .map((part) =>
+      (part as { type?: unknown }).type === "text" ? String((part as { text?: unknown }).text ?? "") : "",
+    )
     .join("\n");
 }
 

@@ -39,7 +39,13 @@ const SCHEMA_KEYWORDS = new Set([
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to schemas. */
-const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_MAP_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+]);
 /** Remote annotations the model does not need (and that would be unquoted remote text). */
 const DROPPED = new Set(["title", "examples", "example", "$comment", "$id", "$schema", "$anchor"]);
 
@@ -115,7 +121,10 @@ export function isStrictSubset(schema: JsonValue, root = true): boolean {
   for (const key of Object.keys(node)) if (!STRICT_KEYWORDS.has(key)) return false;
   if (root && (node.type !== "object" || "anyOf" in node)) return false;
   if (typeof node.$ref === "string") {
-    return Object.keys(node).every((key) => key === "$ref" || key === "description") && /^#\/\$defs\/[^/]+$/.test(node.$ref);
+    return (
+      Object.keys(node).every((key) => key === "$ref" || key === "description") &&
+      /^#\/\$defs\/[^/]+$/.test(node.$ref)
+    );
   }
   if (Array.isArray(node.anyOf)) return node.anyOf.every((item) => isStrictSubset(item, false));
   if (node.type === undefined) return false;
@@ -129,7 +138,8 @@ export function isStrictSubset(schema: JsonValue, root = true): boolean {
     if (names.length !== required.length || !names.every((name) => required.includes(name))) return false;
     if (!Object.values(properties).every((item) => isStrictSubset(item, false))) return false;
   }
-  if (types.includes("array") && (node.items === undefined || !isStrictSubset(node.items, false))) return false;
+  if (types.includes("array") && (node.items === undefined || !isStrictSubset(node.items, false)))
+    return false;
   if (root && node.$defs !== undefined) {
     const defs = node.$defs;
     if (defs === null || typeof defs !== "object" || Array.isArray(defs)) return false;

@@ -152,11 +152,10 @@ export class ToolNameMap {
     }
     for (const key of Object.keys(overrides)) {
       if (!map.#byRoute.has(key)) {
-        throw new SchemaRouterError(
-          "AGENT_TOOLS_INVALID",
-          `names: ${key} is not a route of this tool set.`,
-          { route: key, option: "names" },
-        );
+        throw new SchemaRouterError("AGENT_TOOLS_INVALID", `names: ${key} is not a route of this tool set.`, {
+          route: key,
+          option: "names",
+        });
       }
     }
     return map;

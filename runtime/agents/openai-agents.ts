@@ -20,7 +20,13 @@ import { schemaCopy } from "./model-schema.js";
 import { loadPeer } from "./peer.js";
 import { AgentToolRefusalError, adapterRefusal, outcomeText, type ToolOutcome } from "./refusal.js";
 import { type AgentRunConfig, runConfigFor } from "./run-config.js";
-import { type AgentTool, AgentToolSet, type AgentToolSetOptions, executeTool, pinnedCall } from "./tool-set.js";
+import {
+  type AgentTool,
+  AgentToolSet,
+  type AgentToolSetOptions,
+  executeTool,
+  pinnedCall,
+} from "./tool-set.js";
 
 export interface OpenAIAgentsDynamicOptions extends DynamicToolsOptions {
   /** The text tools are retrieved for, from the run's context (default: `context.query` when a string). */
@@ -59,7 +65,11 @@ export async function openaiAgentsTools(
   router: SchemaRouter,
   options: OpenAIAgentsToolsOptions = {},
 ): Promise<OpenAIAgentsTools> {
-  const agents = await loadPeer("@openai/agents-core", "openaiAgentsTools()", () => import("@openai/agents-core"));
+  const agents = await loadPeer(
+    "@openai/agents-core",
+    "openaiAgentsTools()",
+    () => import("@openai/agents-core"),
+  );
   const set = AgentToolSet.build(router, options, [SEARCH_TOOL_NAME]);
   const dynamic = options.dynamic === true ? {} : options.dynamic;
   const selection = dynamic !== undefined ? new DynamicSelection(router, set, dynamic) : undefined;

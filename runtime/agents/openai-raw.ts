@@ -103,7 +103,8 @@ export class OpenAIChatTools extends RawTools {
   active(messages: readonly ChatMessageLike[]): string[] {
     const searchIds = new Set<string>();
     for (const message of messages)
-      for (const call of message.tool_calls ?? []) if (call.function?.name === SEARCH_TOOL_NAME) searchIds.add(call.id);
+      for (const call of message.tool_calls ?? [])
+        if (call.function?.name === SEARCH_TOOL_NAME) searchIds.add(call.id);
     const outputs = messages
       .filter((message) => message.role === "tool" && searchIds.has(message.tool_call_id ?? ""))
       .map((message) => message.content);
@@ -126,7 +127,10 @@ export class OpenAIResponsesTools extends RawTools {
   }
 
   /** Runs the `function_call` items of a response's output in order; returns their outputs. */
-  async handle(output: readonly ResponsesItemLike[], config?: RunConfig): Promise<ResponsesFunctionCallOutput[]> {
+  async handle(
+    output: readonly ResponsesItemLike[],
+    config?: RunConfig,
+  ): Promise<ResponsesFunctionCallOutput[]> {
     const out: ResponsesFunctionCallOutput[] = [];
     for (const item of output) {
       if (item.type !== "function_call" || typeof item.call_id !== "string") continue;
@@ -139,7 +143,9 @@ export class OpenAIResponsesTools extends RawTools {
   /** Tool names for the next request, from the input items so far. */
   active(items: readonly ResponsesItemLike[]): string[] {
     const searchIds = new Set(
-      items.filter((item) => item.type === "function_call" && item.name === SEARCH_TOOL_NAME).map((item) => item.call_id),
+      items
+        .filter((item) => item.type === "function_call" && item.name === SEARCH_TOOL_NAME)
+        .map((item) => item.call_id),
     );
     const outputs = items
       .filter((item) => item.type === "function_call_output" && searchIds.has(item.call_id))
@@ -155,7 +161,10 @@ export function openaiChatTools(router: SchemaRouter, options: RawToolsOptions =
 }
 
 /** Responses API tools for a router's locked capabilities. */
-export function openaiResponsesTools(router: SchemaRouter, options: RawToolsOptions = {}): OpenAIResponsesTools {
+export function openaiResponsesTools(
+  router: SchemaRouter,
+  options: RawToolsOptions = {},
+): OpenAIResponsesTools {
   return new OpenAIResponsesTools(router, options);
 }
 

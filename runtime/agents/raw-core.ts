@@ -90,7 +90,12 @@ export class RawTools {
   }
 
   /** Runs one tool call; `args` is the provider's JSON text or an already parsed object. */
-  async run(name: string, args: unknown, callId: string | undefined, config?: RunConfig): Promise<ToolOutcome> {
+  async run(
+    name: string,
+    args: unknown,
+    callId: string | undefined,
+    config?: RunConfig,
+  ): Promise<ToolOutcome> {
     if (name === SEARCH_TOOL_NAME && this.selection?.search === true) {
       return this.selection.runSearch(typeof args === "string" ? parse(args) : args);
     }

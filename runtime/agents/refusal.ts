@@ -108,7 +108,8 @@ export function refusalOf(error: unknown, context: RefusalContext): ToolRefusal 
   const summary = Object.hasOwn(ERROR_CODES, code)
     ? ERROR_CODES[code as keyof typeof ERROR_CODES]
     : "The call failed.";
-  const where = isSchemaRouterError(error) && ADVICE[code] === FIX_ARGUMENTS ? locate(error.details, context) : "";
+  const where =
+    isSchemaRouterError(error) && ADVICE[code] === FIX_ARGUMENTS ? locate(error.details, context) : "";
   return Object.freeze({
     ok: false,
     code,
@@ -121,9 +122,7 @@ export function refusalOf(error: unknown, context: RefusalContext): ToolRefusal 
 export function adapterRefusal(code: "UNKNOWN_TOOL" | "INPUT_SCHEMA_VIOLATION", name: string): ToolRefusal {
   const advice = ADVICE[code]!;
   const summary =
-    code === "UNKNOWN_TOOL"
-      ? "There is no tool of that name."
-      : "The arguments are not a JSON object.";
+    code === "UNKNOWN_TOOL" ? "There is no tool of that name." : "The arguments are not a JSON object.";
   return Object.freeze({
     ok: false,
     code,

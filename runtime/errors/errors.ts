@@ -89,7 +89,8 @@ export const ERROR_CODES = {
   PARALLEL_NOT_READ_ONLY: "Parallel execution needs every call (and fallback) to be explicitly read-only.",
   HEALTH_PROBE_REFUSED: "A health probe can only be registered for a known tool with read-only endpoints.",
   // Agent framework adapters (schemarouter/agents)
-  TOOL_NAME_COLLISION: "Two capabilities map to the same provider-safe tool name; name one of them explicitly.",
+  TOOL_NAME_COLLISION:
+    "Two capabilities map to the same provider-safe tool name; name one of them explicitly.",
   AGENT_TOOLS_INVALID: "An agent tool set or adapter option is invalid (selection, names, k, run config).",
   // OPTIMADE providers (error documents carry the provider's `detail`)
   OPTIMADE_BAD_REQUEST: "The OPTIMADE provider refused the query (400), e.g. a filter it cannot evaluate.",

@@ -51,14 +51,21 @@ class ScriptedChatModel extends BaseChatModel {
         ? new AIMessage(turn)
         : new AIMessage({
             content: "",
-            tool_calls: (typeof turn === "function" ? turn() : turn).map((call) => ({ ...call, type: "tool_call" as const })),
+            tool_calls: (typeof turn === "function" ? turn() : turn).map((call) => ({
+              ...call,
+              type: "tool_call" as const,
+            })),
           });
     return { generations: [{ message, text: typeof turn === "string" ? turn : "" }] };
   }
 }
 
 /** The agent loop a LangChain app writes: model → tool calls → ToolMessages → model … */
-async function loop(model: ScriptedChatModel, tools: Awaited<ReturnType<typeof langchainTools>>, prompt: string) {
+async function loop(
+  model: ScriptedChatModel,
+  tools: Awaited<ReturnType<typeof langchainTools>>,
+  prompt: string,
+) {
   const messages: BaseMessage[] = [new HumanMessage(prompt)];
   for (let step = 0; step < 10; step++) {
     const reply = (await model.bindTools(tools.activeTools(messages)).invoke(messages)) as AIMessage;
@@ -112,16 +119,30 @@ describe("LangChain structured tools", () => {
   it("LangChain's own validation failures are error ToolMessages too, not exceptions", async () => {
     const tools = await langchainTools(await shop.load());
     const getPet = tools.tools.find((tool) => tool.name === "shop_getPet")!;
-    const reply = (await getPet.invoke({ id: "v1", name: "shop_getPet", args: { petId: 7 }, type: "tool_call" })) as ToolMessage;
+    const reply = (await getPet.invoke({
+      id: "v1",
+      name: "shop_getPet",
+      args: { petId: 7 },
+      type: "tool_call",
+    })) as ToolMessage;
     expect(reply.status).toBe("error");
-    expect(JSON.parse(reply.text)).toMatchObject({ ok: false, code: "INPUT_SCHEMA_VIOLATION", retryable: true });
+    expect(JSON.parse(reply.text)).toMatchObject({
+      ok: false,
+      code: "INPUT_SCHEMA_VIOLATION",
+      retryable: true,
+    });
   });
 
   it("a catastrophic-backtracking pattern is not in the schema LangChain evaluates; the boundary refuses", async () => {
     const tools = await langchainTools(await shop.load());
     const lookup = tools.tools.find((tool) => tool.name === "shop_lookupCode")!;
     expect(JSON.stringify(lookup.schema)).not.toContain("pattern");
-    const reply = (await lookup.invoke({ id: "e1", name: "shop_lookupCode", args: { code: EVIL_CODE }, type: "tool_call" })) as ToolMessage;
+    const reply = (await lookup.invoke({
+      id: "e1",
+      name: "shop_lookupCode",
+      args: { code: EVIL_CODE },
+      type: "tool_call",
+    })) as ToolMessage;
     expect(reply.status).toBe("error");
     expect(JSON.parse(reply.text)).toMatchObject({ code: "INPUT_SCHEMA_VIOLATION", retryable: true });
   });

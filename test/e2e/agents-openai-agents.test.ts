@@ -58,7 +58,8 @@ function results(request: ModelRequest): Record<string, string> {
   for (const item of request.input as AgentInputItem[]) {
     if (item.type !== "function_call_result") continue;
     const output = item.output;
-    out[item.callId] = typeof output === "string" ? output : (output as { text?: string }).text ?? JSON.stringify(output);
+    out[item.callId] =
+      typeof output === "string" ? output : ((output as { text?: string }).text ?? JSON.stringify(output));
   }
   return out;
 }
@@ -96,7 +97,9 @@ describe("OpenAI Agents Runner", () => {
     expect(JSON.stringify(seenByModel)).not.toContain("Please try again");
     expect(JSON.stringify(seenByModel)).not.toContain("Milo");
     expect(seen(shop.server).slice(before)).toEqual(["GET /pets/rex", "GET /broken"]);
-    const definition = model.requests[0]!.tools.find((tool) => tool.type === "function" && tool.name === "shop_getPet");
+    const definition = model.requests[0]!.tools.find(
+      (tool) => tool.type === "function" && tool.name === "shop_getPet",
+    );
     expect(definition).toMatchObject({ strict: false, parameters: { type: "object", required: ["petId"] } });
   });
 
@@ -133,7 +136,10 @@ describe("approvals bridge (needsApproval interruptions)", () => {
     const second = await runner.run(agent, first.state);
     expect(second.finalOutput).toBe("Created.");
     expect(seen(shop.server).slice(before)).toEqual(["POST /pets"]);
-    expect(JSON.parse(results(model.requests[1]!).w1!)).toEqual({ ok: true, data: { id: "milo", name: "Milo" } });
+    expect(JSON.parse(results(model.requests[1]!).w1!)).toEqual({
+      ok: true,
+      data: { id: "milo", name: "Milo" },
+    });
   });
 
   it("a rejected interruption never reaches the server", async () => {
@@ -162,7 +168,9 @@ describe("dynamic tool sets (isEnabled)", () => {
     ]);
     const agent = new Agent({ name: "shop", model, tools });
     await runner.run(agent, "Tell me about the pet rex", { context: { query: "Tell me about the pet rex" } });
-    const offered = model.requests.map((request) => request.tools.map((tool) => (tool as { name: string }).name));
+    const offered = model.requests.map((request) =>
+      request.tools.map((tool) => (tool as { name: string }).name),
+    );
     expect(offered[0]).toEqual(["shop_getPet", "search_capabilities"]);
     expect(offered[1]).toEqual(["shop_getPet", "shop_lookupCode", "search_capabilities"]);
     expect(JSON.parse(results(model.requests[2]!).s2!)).toEqual({ ok: true, data: { code: "aaa" } });

@@ -8,8 +8,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "../../compiler/compile/compile.js";
-import type { ExecutionPolicy } from "../../runtime/boundary/policy.js";
 import type { ApprovalCallback } from "../../runtime/boundary/executor.js";
+import type { ExecutionPolicy } from "../../runtime/boundary/policy.js";
 import type { EndpointSpec } from "../../runtime/model/specs.js";
 import { SchemaRouter } from "../../runtime/router/router.js";
 import { sendJson, startServer, type TestServer } from "./http-server.js";
@@ -104,13 +104,15 @@ export async function startShop(): Promise<ShopFixture> {
   await compile({ config: project.configPath });
   const server = await startServer((request, response, body) => {
     const url = request.url ?? "";
-    if (request.method === "GET" && url === "/pets/rex") return sendJson(response, 200, { id: "rex", name: "Rex", tag: "dog" });
+    if (request.method === "GET" && url === "/pets/rex")
+      return sendJson(response, 200, { id: "rex", name: "Rex", tag: "dog" });
     if (request.method === "POST" && url === "/pets") {
       const name = (JSON.parse(body) as { name?: string }).name ?? "";
       return sendJson(response, 201, { id: name.toLowerCase(), name });
     }
     if (request.method === "GET" && url === "/broken") return sendJson(response, 200, { count: "many" });
-    if (request.method === "GET" && url.startsWith("/codes/")) return sendJson(response, 200, { code: url.slice(7) });
+    if (request.method === "GET" && url.startsWith("/codes/"))
+      return sendJson(response, 200, { code: url.slice(7) });
     return sendJson(response, 404, { message: "not found" });
   });
   const routers: SchemaRouter[] = [];

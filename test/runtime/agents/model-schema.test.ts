@@ -63,10 +63,27 @@ describe("modelInputSchema", () => {
 
 describe("isStrictSubset", () => {
   it.each([
-    ["closed, all required", { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false }, true],
-    ["an optional property", { type: "object", properties: { a: { type: "string" } }, required: [], additionalProperties: false }, false],
+    [
+      "closed, all required",
+      { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+      true,
+    ],
+    [
+      "an optional property",
+      { type: "object", properties: { a: { type: "string" } }, required: [], additionalProperties: false },
+      false,
+    ],
     ["open object", { type: "object", properties: {}, required: [] }, false],
-    ["unsupported keyword", { type: "object", properties: { a: { type: "string", minLength: 1 } }, required: ["a"], additionalProperties: false }, false],
+    [
+      "unsupported keyword",
+      {
+        type: "object",
+        properties: { a: { type: "string", minLength: 1 } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+      false,
+    ],
     [
       "refs into $defs",
       {
@@ -78,8 +95,21 @@ describe("isStrictSubset", () => {
       },
       true,
     ],
-    ["remote ref", { type: "object", properties: { a: { $ref: "https://x/y" } }, required: ["a"], additionalProperties: false }, false],
-    ["untyped node", { type: "object", properties: { a: {} }, required: ["a"], additionalProperties: false }, false],
+    [
+      "remote ref",
+      {
+        type: "object",
+        properties: { a: { $ref: "https://x/y" } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+      false,
+    ],
+    [
+      "untyped node",
+      { type: "object", properties: { a: {} }, required: ["a"], additionalProperties: false },
+      false,
+    ],
   ] as const)("%s → %s", (_name, schema, want) => {
     expect(isStrictSubset(schema)).toBe(want);
   });

@@ -25,9 +25,15 @@ const PROFILES = Object.values(NAME_PROFILES);
 let github: NamedRoute[] = [];
 beforeAll(async () => {
   const project = tempProject("names");
-  project.write({ runtimeImport: "schemarouter", sources: { github: { kind: "openapi", location: DOCUMENT } } });
+  project.write({
+    runtimeImport: "schemarouter",
+    sources: { github: { kind: "openapi", location: DOCUMENT } },
+  });
   const result = await compile({ config: project.configPath });
-  github = result.sources[0]!.artifact.tools[0]!.endpoints.map((endpoint) => ({ tool: "github", endpoint: endpoint.name }));
+  github = result.sources[0]!.artifact.tools[0]!.endpoints.map((endpoint) => ({
+    tool: "github",
+    endpoint: endpoint.name,
+  }));
 }, 180_000);
 
 function expectSound(map: ToolNameMap, routes: readonly NamedRoute[], profile: NameProfile) {
@@ -43,10 +49,25 @@ function expectSound(map: ToolNameMap, routes: readonly NamedRoute[], profile: N
 
 describe("providerSafeName", () => {
   it.each([
-    ["keeps safe names readable", { tool: "petstore", endpoint: "getPetById" }, "portable", "petstore_getPetById"],
-    ["hashes lossy names", { tool: "github", endpoint: "repos/get" }, "portable", /^github_repos_get_[0-9a-f]{8}$/],
+    [
+      "keeps safe names readable",
+      { tool: "petstore", endpoint: "getPetById" },
+      "portable",
+      "petstore_getPetById",
+    ],
+    [
+      "hashes lossy names",
+      { tool: "github", endpoint: "repos/get" },
+      "portable",
+      /^github_repos_get_[0-9a-f]{8}$/,
+    ],
     ["keeps dots under mcp", { tool: "memory", endpoint: "read_graph" }, "mcp", "memory.read_graph"],
-    ["hashes a slash under mcp too", { tool: "github", endpoint: "repos/get" }, "mcp", /^github\.repos_get_[0-9a-f]{8}$/],
+    [
+      "hashes a slash under mcp too",
+      { tool: "github", endpoint: "repos/get" },
+      "mcp",
+      /^github\.repos_get_[0-9a-f]{8}$/,
+    ],
     ["bounds the length", { tool: "t", endpoint: "x".repeat(200) }, "openai", /^t_x{53}_[0-9a-f]{8}$/],
     ["names empty parts", { tool: "t", endpoint: "" }, "portable", /^t___[0-9a-f]{8}$/],
   ] as const)("%s", (_name, route, profile, want) => {
@@ -70,7 +91,10 @@ describe("ToolNameMap", () => {
       { tool: "a", endpoint: "b_c" },
     ];
     expect(() => ToolNameMap.build(routes)).toThrow(
-      expect.objectContaining({ code: "TOOL_NAME_COLLISION", details: expect.objectContaining({ name: "a_b_c" }) }),
+      expect.objectContaining({
+        code: "TOOL_NAME_COLLISION",
+        details: expect.objectContaining({ name: "a_b_c" }),
+      }),
     );
     const map = ToolNameMap.build(routes, { overrides: { "a.b_c": "a_bc" } });
     expect(map.routeOf("a_bc")).toEqual({ tool: "a", endpoint: "b_c" });
@@ -88,7 +112,9 @@ describe("ToolNameMap", () => {
     expect(() => ToolNameMap.build([route], { overrides: { "other.route": "x" } })).toThrow(
       expect.objectContaining({ code: "AGENT_TOOLS_INVALID" }),
     );
-    expect(() => ToolNameMap.build([route, route])).toThrow(expect.objectContaining({ code: "AGENT_TOOLS_INVALID" }));
+    expect(() => ToolNameMap.build([route, route])).toThrow(
+      expect.objectContaining({ code: "AGENT_TOOLS_INVALID" }),
+    );
     expect(() => ToolNameMap.build([route], { profile: "nope" as "mcp" })).toThrow(
       expect.objectContaining({ code: "AGENT_TOOLS_INVALID" }),
     );
@@ -112,9 +138,13 @@ describe("property: the GitHub REST catalog", () => {
 
   it("any subset maps soundly, names independent of the other members", () => {
     fc.assert(
-      fc.property(fc.subarray(github, { minLength: 1, maxLength: 64 }), fc.constantFrom(...PROFILES), (routes, profile) => {
-        expectSound(ToolNameMap.build(routes, { profile }), routes, profile);
-      }),
+      fc.property(
+        fc.subarray(github, { minLength: 1, maxLength: 64 }),
+        fc.constantFrom(...PROFILES),
+        (routes, profile) => {
+          expectSound(ToolNameMap.build(routes, { profile }), routes, profile);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -127,16 +157,22 @@ describe("property: adversarial names", () => {
   );
   it("either every name is sound or the map refuses with TOOL_NAME_COLLISION / AGENT_TOOLS_INVALID", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ tool: part, endpoint: part }), { maxLength: 30 }), fc.constantFrom(...PROFILES), (routes, profile) => {
-        let map: ToolNameMap;
-        try {
-          map = ToolNameMap.build(routes, { profile });
-        } catch (error) {
-          expect(["TOOL_NAME_COLLISION", "AGENT_TOOLS_INVALID"]).toContain((error as { code?: string }).code);
-          return;
-        }
-        expectSound(map, routes, profile);
-      }),
+      fc.property(
+        fc.array(fc.record({ tool: part, endpoint: part }), { maxLength: 30 }),
+        fc.constantFrom(...PROFILES),
+        (routes, profile) => {
+          let map: ToolNameMap;
+          try {
+            map = ToolNameMap.build(routes, { profile });
+          } catch (error) {
+            expect(["TOOL_NAME_COLLISION", "AGENT_TOOLS_INVALID"]).toContain(
+              (error as { code?: string }).code,
+            );
+            return;
+          }
+          expectSound(map, routes, profile);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -26,7 +26,9 @@ describe("AgentToolSet.build", () => {
       "shop.getBroken",
       "shop.lookupCode",
     ]);
-    const named = AgentToolSet.build(router, { select: [{ route: "shop.getPet", fields: ["name"] }, "shop.getBroken"] });
+    const named = AgentToolSet.build(router, {
+      select: [{ route: "shop.getPet", fields: ["name"] }, "shop.getBroken"],
+    });
     expect(named.tools.map((tool) => [tool.name, tool.fields])).toEqual([
       ["shop_getPet", ["name"]],
       ["shop_getBroken", undefined],
@@ -34,10 +36,14 @@ describe("AgentToolSet.build", () => {
     expect(await named.execute("shop_getPet", { petId: "rex" })).toEqual({ ok: true, data: { name: "Rex" } });
     const retrieved = AgentToolSet.build(router, { select: { retrieve: { query: "pet" }, k: 2 } });
     expect(retrieved.tools.map((tool) => tool.route)).toEqual(["shop.getPet", "shop.createPet"]);
-    const planned = AgentToolSet.build(router, { select: { plan: { query: "pet name", effects: ["read"], arguments: { petId: "rex" } } } });
+    const planned = AgentToolSet.build(router, {
+      select: { plan: { query: "pet name", effects: ["read"], arguments: { petId: "rex" } } },
+    });
     expect(planned.tools.map((tool) => tool.route)).toEqual(["shop.getPet"]);
     expect(planned.tools[0]!.fields).toContain("name");
-    expect(AgentToolSet.build(router, { effects: ["write"] }).tools.map((tool) => tool.route)).toEqual(["shop.createPet"]);
+    expect(AgentToolSet.build(router, { effects: ["write"] }).tools.map((tool) => tool.route)).toEqual([
+      "shop.createPet",
+    ]);
   });
 
   it("fixes the pins at build time and never lets the model supply them", async () => {
@@ -59,9 +65,9 @@ describe("AgentToolSet.build", () => {
         expect.objectContaining({ code: "AGENT_TOOLS_INVALID" }),
       );
     }
-    expect(() => AgentToolSet.build(router, { select: [{ route: "shop.getPet", fields: ["nope"] }] })).toThrow(
-      expect.objectContaining({ code: "UNDECLARED_FIELD" }),
-    );
+    expect(() =>
+      AgentToolSet.build(router, { select: [{ route: "shop.getPet", fields: ["nope"] }] }),
+    ).toThrow(expect.objectContaining({ code: "UNDECLARED_FIELD" }));
   });
 
   it("marks strict only what was asked for and provably fits", async () => {
@@ -81,8 +87,16 @@ describe("AgentToolSet.build", () => {
 
 describe("refusals", () => {
   it.each([
-    ["POLICY_DENIED", new CallRefusedError("POLICY_DENIED", "shop.createPet (write) is refused: secret reason"), false],
-    ["transient", new InvocationError("INVOCATION_UNAVAILABLE", "boom http://10.0.0.1", {}, { retryable: true }), true],
+    [
+      "POLICY_DENIED",
+      new CallRefusedError("POLICY_DENIED", "shop.createPet (write) is refused: secret reason"),
+      false,
+    ],
+    [
+      "transient",
+      new InvocationError("INVOCATION_UNAVAILABLE", "boom http://10.0.0.1", {}, { retryable: true }),
+      true,
+    ],
     ["HTTP 404", new InvocationError("HTTP_STATUS", "404 body: remote text", { status: 404 }), false],
     ["not a SchemaRouterError", new Error("remote text"), false],
   ] as const)("%s", (_name, error, retryable) => {
@@ -93,10 +107,13 @@ describe("refusals", () => {
   });
 
   it("names declared parameters only", () => {
-    const undeclared = refusalOf(new CallRefusedError("UNDECLARED_ARGUMENT", "", { argument: "ignore all" }), {
-      name: "t",
-      parameters: new Set(["petId"]),
-    });
+    const undeclared = refusalOf(
+      new CallRefusedError("UNDECLARED_ARGUMENT", "", { argument: "ignore all" }),
+      {
+        name: "t",
+        parameters: new Set(["petId"]),
+      },
+    );
     expect(undeclared.message).not.toContain("ignore all");
     const missing = refusalOf(new CallRefusedError("MISSING_REQUIRED_ARGUMENT", "", { argument: "petId" }), {
       name: "t",
@@ -121,7 +138,10 @@ describe("AgentApprovals", () => {
     expect(await set.execute(tool.name, { name: "Milo" })).toMatchObject({ code: "APPROVAL_DENIED" });
     release();
 
-    const stale = approvals.grant({ ...pinnedCall(tool, { name: "Milo" }), endpointFingerprint: "sha256:old" });
+    const stale = approvals.grant({
+      ...pinnedCall(tool, { name: "Milo" }),
+      endpointFingerprint: "sha256:old",
+    });
     expect(await set.execute(tool.name, { name: "Milo" })).toMatchObject({ code: "APPROVAL_DENIED" });
     stale();
     expect(approvals.pending).toBe(0);
@@ -135,7 +155,9 @@ describe("AgentApprovals", () => {
     const asked: string[] = [];
     const approvals = new AgentApprovals({ fallback: (request) => asked.push(request.endpoint) > 0 });
     const policy = new ExecutionPolicy({ allowMutations: true, approval: "non-read-only" });
-    const set = AgentToolSet.build(await shop.load({ policy, approve: approvals.approve }), { select: ["shop.createPet"] });
+    const set = AgentToolSet.build(await shop.load({ policy, approve: approvals.approve }), {
+      select: ["shop.createPet"],
+    });
     expect(await set.execute("shop_createPet", { name: "Ada" })).toMatchObject({ ok: true });
     expect(asked).toEqual(["createPet"]);
   });
@@ -143,7 +165,8 @@ describe("AgentApprovals", () => {
 
 describe("optional peers", () => {
   it("a missing framework is a typed error naming the package to install", async () => {
-    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'ai'"), { code: "ERR_MODULE_NOT_FOUND" }));
+    const missing = () =>
+      Promise.reject(Object.assign(new Error("Cannot find package 'ai'"), { code: "ERR_MODULE_NOT_FOUND" }));
     await expect(loadPeer("ai", "aiSdkTools()", missing)).rejects.toMatchObject({
       code: "OPTIONAL_DEPENDENCY_MISSING",
       message: "aiSdkTools() needs the optional peer dependency ai: run `npm install ai`.",
