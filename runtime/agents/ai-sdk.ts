@@ -56,12 +56,14 @@ export async function aiSdkTools(router: SchemaRouter, options: AiSdkToolsOption
       : undefined;
   const tools: ToolSet = {};
   for (const tool of set.tools) {
-    tools[tool.name] = ai.dynamicTool({
+    const defined = ai.dynamicTool({
       description: tool.description,
       inputSchema: ai.jsonSchema(schemaCopy(tool.inputSchema)),
       needsApproval: options.approvals !== undefined && tool.needsApproval,
       execute: (input, call) => run(router, tool, input, call, options),
     });
+    // `strict` is a Tool member that dynamicTool's parameter type leaves out (it spreads it through).
+    tools[tool.name] = Object.assign(defined, { strict: tool.strict });
   }
   if (selection?.search === true) {
     tools[SEARCH_TOOL_NAME] = ai.dynamicTool({

@@ -150,9 +150,11 @@ async function run(
 }
 
 /**
- * What the model reads for a failed call: the refusal, or a structural one when the SDK could not
- * parse the arguments (agents-core InvalidToolInputError, a ModelBehaviorError). Anything else is the application's error
- * (a bad RunConfig, a bug) and fails the run.
+ * What the model reads for a failed call: the refusal, or a structural one when the arguments could
+ * not be parsed (agents-core InvalidToolInputError, a ModelBehaviorError; the Runner itself answers
+ * unparsable JSON before the tool runs, runner/toolExecution buildParseErrorResult, so this covers
+ * direct `invoke` calls). Anything else is the application's error (a bad RunConfig, a bug) and
+ * fails the run.
  */
 function errorText(agents: typeof import("@openai/agents-core"), name: string, error: unknown): string {
   if (error instanceof AgentToolRefusalError) return error.message;

@@ -128,6 +128,17 @@ describe("AI SDK generateText", () => {
       retryable: true,
     });
   });
+
+  it("strict: true marks strict only the tools whose schema provably fits", async () => {
+    const router = await shop.load();
+    const { tools } = await aiSdkTools(router, { strict: true, select: ["shop.getPet", "shop.lookupCode"] });
+    const { model, calls } = scripted([[{ type: "text", text: "Hi." }]]);
+    await generateText({ model, tools, prompt: "hi" });
+    expect(calls[0]!.tools!.map((tool) => [tool.name, (tool as { strict?: boolean }).strict])).toEqual([
+      ["shop_getPet", true],
+      ["shop_lookupCode", false],
+    ]);
+  });
 });
 
 describe("approvals bridge (needsApproval)", () => {

@@ -118,6 +118,25 @@ describe("OpenAI Agents Runner", () => {
     expect(seenByModel.j1).toContain("Please try again with valid JSON");
     expect(JSON.parse(seenByModel.e1!)).toMatchObject({ code: "INPUT_SCHEMA_VIOLATION", retryable: true });
   });
+
+  it("strict: true sends strict definitions only for schemas that provably fit, and they still run", async () => {
+    const router = await shop.load();
+    const { tools } = await openaiAgentsTools(router, {
+      strict: true,
+      select: ["shop.getPet", "shop.lookupCode"],
+    });
+    const model = new ScriptedModel([call("s1", "shop_getPet", { petId: "rex" }), say("Rex.")]);
+    await runner.run(new Agent({ name: "shop", model, tools }), "rex");
+    const strictness = model.requests[0]!.tools.map((tool) => [
+      (tool as { name: string }).name,
+      (tool as { strict?: boolean }).strict,
+    ]);
+    expect(strictness).toEqual([
+      ["shop_getPet", true],
+      ["shop_lookupCode", false],
+    ]);
+    expect(JSON.parse(results(model.requests[1]!).s1!)).toMatchObject({ ok: true });
+  });
 });
 
 describe("approvals bridge (needsApproval interruptions)", () => {

@@ -5,7 +5,12 @@
  * model as tool-error results, the loop goes on, and the server sees no forbidden request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicTools, openaiChatTools, openaiResponsesTools } from "../../runtime/agents/index.js";
+import {
+  anthropicTools,
+  type ChatMessageLike,
+  openaiChatTools,
+  openaiResponsesTools,
+} from "../../runtime/agents/index.js";
 import type { SchemaRouter } from "../../runtime/router/router.js";
 import { driftShop, EVIL_CODE, type ShopFixture, seen, startShop } from "../helpers/agents.js";
 
@@ -180,5 +185,58 @@ describe("a catastrophic-backtracking pattern in the remote schema", () => {
     ]);
     expect(JSON.parse(anthropic!.content)).toEqual({ ok: true, data: { code: "aaaa" } });
     expect(seen(shop.server).slice(before)).toEqual(["GET /codes/aaaa"]);
+  });
+});
+
+describe("dynamic tool sets in the raw formats", () => {
+  it("sends the top-k tools and search_capabilities; defer marks the rest defer_loading where the format has it", async () => {
+    const router = await shop.load();
+    const chat = openaiChatTools(router, { dynamic: { k: 1 } });
+    const messages: ChatMessageLike[] = [{ role: "user", content: "Tell me about the pet rex" }];
+    expect(chat.active(messages)).toEqual(["shop_getPet", "search_capabilities"]);
+    expect(chat.tools({ active: chat.active(messages) }).map((tool) => tool.function.name)).toEqual([
+      "shop_getPet",
+      "search_capabilities",
+    ]);
+    const search = {
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "s",
+          type: "function" as const,
+          function: { name: "search_capabilities", arguments: '{"query":"code lookup"}' },
+        },
+      ],
+    };
+    messages.push(search, ...(await chat.handle(search)));
+    expect(chat.active(messages)).toEqual(["shop_getPet", "shop_lookupCode", "search_capabilities"]);
+
+    const responses = openaiResponsesTools(router, { dynamic: { k: 1 } });
+    const deferred = responses.tools({ active: ["shop_getPet", "search_capabilities"], defer: true });
+    expect(deferred.map((tool) => [tool.name, tool.defer_loading ?? false])).toEqual([
+      ["shop_getPet", false],
+      ["shop_createPet", true],
+      ["shop_getBroken", true],
+      ["shop_lookupCode", true],
+      ["search_capabilities", false],
+    ]);
+    const claude = anthropicTools(router, { dynamic: { k: 1 } });
+    const [listed] = await claude.handle([
+      { type: "tool_use", id: "t", name: "search_capabilities", input: { query: "code lookup" } },
+    ]);
+    const conversation = [
+      { role: "user", content: "Tell me about the pet rex" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t", name: "search_capabilities", input: { query: "code lookup" } },
+        ],
+      },
+      { role: "user", content: [listed!] },
+    ];
+    expect(claude.active(conversation)).toEqual(["shop_getPet", "shop_lookupCode", "search_capabilities"]);
+    expect(
+      claude.tools({ active: claude.active(conversation), defer: true }).filter((tool) => tool.defer_loading),
+    ).toHaveLength(2);
   });
 });
