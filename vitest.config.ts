@@ -10,7 +10,10 @@ export default defineConfig({
     alias: [
       { find: /^schemarouter$/, replacement: runtime("index.ts") },
       { find: /^schemarouter\/internal$/, replacement: runtime("internal.ts") },
-      { find: /^schemarouter\/(bindings|format|traces|transports)$/, replacement: runtime("$1/index.ts") },
+      {
+        find: /^schemarouter\/(agents|bindings|format|traces|transports)$/,
+        replacement: runtime("$1/index.ts"),
+      },
     ],
   },
   test: {

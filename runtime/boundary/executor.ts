@@ -25,6 +25,9 @@ import { ValidatorSet } from "./validation.js";
 export interface ApprovalRequest {
   readonly tool: string;
   readonly endpoint: string;
+  /** The contract pins the call was checked against (equal to the current ones). */
+  readonly endpointFingerprint: string;
+  readonly toolFingerprint: string;
   readonly effect: string;
   readonly remote: boolean;
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -159,6 +162,8 @@ export class Executor {
     const request: ApprovalRequest = deepFreeze({
       tool: prepared.call.tool,
       endpoint: prepared.call.endpoint,
+      endpointFingerprint: prepared.call.endpointFingerprint,
+      toolFingerprint: prepared.call.toolFingerprint,
       effect: prepared.endpoint.effect,
       remote: prepared.registered.tool.remote,
       arguments: structuredClone(prepared.call.arguments),

@@ -78,7 +78,7 @@ export const ERROR_CODES = {
   TRACE_SCHEMA_UNSUPPORTED: "The trace database has an unknown schema version or is not a trace store.",
   TRACE_STORE_CLOSED: "The trace store was closed.",
   OPTIONAL_DEPENDENCY_MISSING:
-    "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK) is not installed.",
+    "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK, an agent framework) is not installed.",
   // Governed execution (runs, budgets, retries, fallback, availability, hooks)
   POLICY_INVALID: "An ExecutionPolicy or PolicyRule was built with invalid options.",
   RUN_CONFIG_INVALID:
@@ -88,6 +88,10 @@ export const ERROR_CODES = {
   FALLBACK_REFUSED: "A fallback route is not a read-only alternative that keeps the planned field need.",
   PARALLEL_NOT_READ_ONLY: "Parallel execution needs every call (and fallback) to be explicitly read-only.",
   HEALTH_PROBE_REFUSED: "A health probe can only be registered for a known tool with read-only endpoints.",
+  // Agent framework adapters (schemarouter/agents)
+  TOOL_NAME_COLLISION:
+    "Two capabilities map to the same provider-safe tool name; name one of them explicitly.",
+  AGENT_TOOLS_INVALID: "An agent tool set or adapter option is invalid (selection, names, k, run config).",
   // OPTIMADE providers (error documents carry the provider's `detail`)
   OPTIMADE_BAD_REQUEST: "The OPTIMADE provider refused the query (400), e.g. a filter it cannot evaluate.",
   OPTIMADE_FORBIDDEN: "The OPTIMADE provider refused the request (403), e.g. page_limit above its maximum.",

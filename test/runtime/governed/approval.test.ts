@@ -122,6 +122,8 @@ describe("when approval is asked", () => {
     expect(asked[0]).toEqual({
       tool: "weather",
       endpoint: "current",
+      endpointFingerprint: seoul.endpointFingerprint,
+      toolFingerprint: seoul.toolFingerprint,
       effect: "read",
       remote: true,
       arguments: { city: "seoul" },
