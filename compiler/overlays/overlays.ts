@@ -1,8 +1,9 @@
 /**
- * Trusted overlays from local config (the seed's result contracts): declared output fields with
- * explicit paths, semantic IDs, units and normalization, qualifiers, identifier flags, provenance,
- * license, and server projection. Overlays are validated against the output schema and can never
- * change execution identity or validation shape (parameters, schemas, execution metadata).
+ * Trusted overlays from local config (result contracts, docs/runtime/field-projection.md): declared
+ * output fields with explicit paths, semantic IDs, units and normalization, qualifiers, identifier
+ * flags, provenance, license, and server projection. Overlays are validated against the output schema
+ * and can never change execution identity or validation shape (parameters, schemas, execution
+ * metadata).
  */
 
 import type {

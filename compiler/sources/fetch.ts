@@ -1,5 +1,5 @@
 /**
- * Bounded document fetch for build-time sources (seed finding 8): size and time limits, redirects
+ * Bounded document fetch for build-time sources (docs/trust-model.md §8): size and time limits, redirects
  * followed by hand and only within the original origin, and schema-fetch headers that never leave it.
  */
 

@@ -1,6 +1,7 @@
 /**
- * The pre-transport checks of the execution boundary, in DESIGN section 5 order: identity and pins,
- * binding readiness, arguments, fields, policy. Each refusal is a CallRefusedError with a stable code.
+ * The pre-transport checks of the execution boundary, docs/runtime/execution-boundary.md steps 2–7:
+ * identity, pins, binding readiness, arguments, fields, policy. Each refusal is a CallRefusedError with
+ * a stable code.
  */
 
 import { CallRefusedError } from "../errors/errors.js";
@@ -68,7 +69,7 @@ function indexOf(endpoint: EndpointSpec): EndpointIndex {
   return index;
 }
 
-/** Identity, pins and binding readiness (checks 1–2). */
+/** Identity, pins and binding readiness (steps 2–4). */
 export function checkIdentity(
   call: ToolCall,
   registry: Registry,
@@ -144,7 +145,7 @@ export function checkIdentity(
   return { registered, endpoint, binding, route };
 }
 
-/** Arguments (check 3): declared only, required recomputed here, then JSON Schema. */
+/** Arguments (step 5): declared only, required recomputed here, then JSON Schema. */
 export function checkArguments(
   args: Readonly<Record<string, unknown>>,
   registered: RegisteredTool,
@@ -188,7 +189,7 @@ export function checkArguments(
   }
 }
 
-/** Runs checks 1–5 (without approval) and returns the prepared call. */
+/** Runs steps 2–7 (without approval) and returns the prepared call. */
 export function prepareCall(
   call: ToolCall,
   registry: Registry,

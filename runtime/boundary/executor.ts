@@ -1,9 +1,9 @@
 /**
- * The one fail-closed execution boundary (DESIGN section 5): every call, whether it comes from
- * generated bindings, a plan or a hand-built ToolCall, passes the same checks in the same order.
- * `prepare` (checks 1–5), `approve`, `invoke` (one transport attempt) and `finish` (output validation
- * and projection) are the steps the governed runner (runtime/runs) composes with budgets, retries,
- * availability, hooks and fallback.
+ * The one fail-closed execution boundary (docs/runtime/execution-boundary.md): every call, whether it
+ * comes from generated bindings, a plan or a hand-built ToolCall, passes the same checks in the same
+ * order. `prepare` (steps 2–7), `approve` (step 11), `invoke` (one transport attempt, step 15) and
+ * `finish` (output validation and projection, steps 16–17) are the steps the governed runner
+ * (runtime/governed) composes with budgets, retries, availability, hooks and fallback.
  */
 
 import {
@@ -73,14 +73,14 @@ export class Executor {
     private readonly options: ExecutorOptions,
   ) {}
 
-  /** Checks 1–5 without approval or transport: used to preflight calls and fallback chains. */
+  /** Steps 2–7 without approval or transport: used to preflight calls and fallback chains. */
   prepare(call: ToolCall): PreparedCall {
     const { registry, bindings } = this.state();
     return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas);
   }
 
   /**
-   * Checks 1–5 again for a call prepared earlier, against the current registry and bindings. When the
+   * Steps 2–7 again for a call prepared earlier, against the current registry and bindings. When the
    * registered tool, the endpoint contract and the binding are the very objects the call was prepared
    * with, every check would give the same answer (they are pure functions of those frozen objects,
    * the detached frozen call and this executor's policy), so the prepared call is returned as is;

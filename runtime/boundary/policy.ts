@@ -1,6 +1,7 @@
 /**
- * Local execution authority (seed findings 11, 18, 25): category defaults that block remote mutation,
- * destructive and unclassified remote operations, plus ordered PolicyRules from trusted local code.
+ * Local execution authority (docs/trust-model.md §11, §18 and §25; docs/runtime/execution-boundary.md
+ * step 7): category defaults that block remote mutation, destructive and unclassified remote
+ * operations, plus ordered PolicyRules from trusted local code.
  * Nothing a model or a remote schema produces can construct or change a policy: rules must be
  * PolicyRule instances, options are checked key by key, and both objects are frozen.
  */

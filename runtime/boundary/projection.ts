@@ -1,6 +1,7 @@
 /**
- * Field selection checks and local field projection (seed 002). Projection copies values, keeps the
- * declared object shape for nested paths, and keeps record correspondence for `*` array paths.
+ * Field selection checks and local field projection (docs/runtime/field-projection.md). Projection
+ * copies values, keeps the declared object shape for nested paths, and keeps record correspondence for
+ * `*` array paths.
  */
 import { CallRefusedError, InvocationError } from "../errors/errors.js";
 import { type EndpointSpec, type FieldSpec, resultPathOf } from "../model/specs.js";

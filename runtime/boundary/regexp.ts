@@ -1,10 +1,11 @@
 /**
- * Linear-time regular expressions for JSON Schema `pattern` and `patternProperties` (review finding
- * 6). Remote schemas choose the patterns, and a backtracking engine can spend exponential time on one
- * like `^(a+)+$`, synchronously, where no wall-clock budget can stop it. Patterns therefore run on
- * RE2 (re2js, pure JavaScript, linear in the input). A pattern that is not valid ECMA-262 (`u` mode)
- * or that RE2 cannot run (backreferences, lookaround) is refused when the validator is compiled
- * (UnsupportedPatternError): it is never matched by backtracking, and never silently ignored.
+ * Linear-time regular expressions for JSON Schema `pattern` and `patternProperties`
+ * (docs/runtime/execution-boundary.md step 5, docs/sources/openapi.md). Remote schemas choose the
+ * patterns, and a backtracking engine can spend exponential time on one like `^(a+)+$`, synchronously,
+ * where no wall-clock budget can stop it. Patterns therefore run on RE2 (re2js, pure JavaScript, linear
+ * in the input). A pattern that is not valid ECMA-262 (`u` mode) or that RE2 cannot run
+ * (backreferences, lookaround) is refused when the validator is compiled (UnsupportedPatternError): it
+ * is never matched by backtracking, and never silently ignored.
  *
  * ECMA-262 meanings RE2 spells differently are translated first: `.` excludes \r, U+2028 and U+2029
  * too, and `\s` / `\S` are Unicode white space. (`\S` inside a class keeps RE2's ASCII meaning.)

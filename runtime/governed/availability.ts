@@ -1,5 +1,5 @@
 /**
- * Availability memory (seed finding 30): passive failures (timeouts, connection failures, 429,
+ * Availability memory (docs/trust-model.md §30): passive failures (timeouts, connection failures, 429,
  * exhausted 5xx) put an access path (a tool) in a bounded cooldown; it becomes eligible again on its
  * own when the cooldown ends, or earlier when a trusted health probe succeeds. Never a permanent
  * blacklist. State lives in one instance per router; replacing a tool contract clears it.

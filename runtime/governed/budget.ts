@@ -1,5 +1,5 @@
 /**
- * ExecutionBudget (seed finding 19): limits on logical calls, total attempts, remote attempts,
+ * ExecutionBudget (docs/trust-model.md §19): limits on logical calls, total attempts, remote attempts,
  * wall-clock time, per-tool attempt quotas and application-defined cost units. A BudgetLedger holds
  * one run's usage; it is checked before every logical call and consumed before every attempt
  * (retries included), all-or-nothing, so a refused attempt consumes nothing.

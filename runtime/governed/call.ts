@@ -1,8 +1,9 @@
 /**
- * One governed logical call (DESIGN section 5, steps 5–10): budget per call, availability, approval,
- * before-hooks, a fresh schema/binding check, then attempts (each budgeted before it runs) with
- * same-route retries for transient failures, output validation and projection, after-hooks. When the
- * route ends unavailable, the preflighted fallbacks run in order, each through the same steps.
+ * One governed logical call (docs/runtime/execution-boundary.md steps 9–20): budget per call,
+ * availability, approval, before-hooks, a fresh schema/binding check, then attempts (each budgeted
+ * before it runs) with same-route retries for transient failures, output validation and projection,
+ * after-hooks. When the route ends unavailable, the preflighted fallbacks run in order, each through
+ * the same steps.
  */
 import type { PreparedCall } from "../boundary/checks.js";
 import type { Executor } from "../boundary/executor.js";

@@ -1,5 +1,5 @@
 /**
- * Precompiled fallback routes (seed finding 29). A planned read-only call may carry alternatives;
+ * Precompiled fallback routes (docs/trust-model.md §29). A planned read-only call may carry alternatives;
  * the whole chain is preflighted (schema, binding, policy through Executor.prepare) before the
  * primary runs. Each alternative keeps its own fingerprints and arguments, must be explicitly
  * read-only, and may select only counterparts of the primary's planned fields plus its own

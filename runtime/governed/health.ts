@@ -1,5 +1,5 @@
 /**
- * Trusted health probes and the optional background AccessHealthMonitor (seed finding 30). Probes
+ * Trusted health probes and the optional background AccessHealthMonitor (docs/trust-model.md §30). Probes
  * are callbacks registered by local code only, for tools with read-only endpoints; a model or a
  * remote schema can neither define one nor set health state. A probe that answers exactly `true`
  * reopens the path at once; false, a throw or a timeout puts it in cooldown. The monitor runs the

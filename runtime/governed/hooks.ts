@@ -1,5 +1,5 @@
 /**
- * Trusted before/after execution hooks (seed finding 22): they run after the schema, policy and
+ * Trusted before/after execution hooks (docs/trust-model.md §22): they run after the schema, policy and
  * approval checks, receive detached deep-frozen snapshots, cannot change the call or the result (any
  * returned value other than undefined is refused), and fail closed with HOOK_FAILED. They are
  * bounded by their own timeout and by the run's remaining wall-clock budget.

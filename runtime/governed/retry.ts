@@ -1,5 +1,5 @@
 /**
- * RetryPolicy (seed 000 core invariants on retries): same-route retries with bounded exponential
+ * RetryPolicy (docs/trust-model.md, core invariants: retries): same-route retries with bounded exponential
  * backoff, only for transient failures (timeouts, connection errors, HTTP 408/425/429/5xx) and only
  * for calls classified read-only unless local code opts in. Validation, policy, approval, staleness,
  * deterministic 4xx, output-contract and application errors (TOOL_ERROR) are never retried.

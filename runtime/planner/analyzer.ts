@@ -1,5 +1,5 @@
 /**
- * ModelQueryAnalyzer (seed 000 finding 6): an untrusted model turns a request into a structured
+ * ModelQueryAnalyzer (docs/trust-model.md §6): an untrusted model turns a request into a structured
  * proposal, validated against the registry. The model sees only a bounded, locally ranked candidate
  * set, with remote descriptions wrapped as quoted untrusted data. Unknown routes, parameters, fields,
  * semantic IDs, units and extra keys are dropped (and reported); malformed output fails closed.

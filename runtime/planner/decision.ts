@@ -1,5 +1,5 @@
 /**
- * Bounded decision backends (seed 000 finding 14). A backend sees only locally generated option IDs
+ * Bounded decision backends (docs/trust-model.md §14). A backend sees only locally generated option IDs
  * with route or field-ID labels (no descriptions, schemas, metadata, arguments or credentials),
  * chooses among candidates that already meet the evidence requirements, and, for an ambiguous field
  * intent, among non-identifier fields only. It never builds ToolCalls. Unknown IDs, duplicates,

@@ -1,5 +1,5 @@
 /**
- * Precompiled FallbackRoutes (seed 000 finding 29): read-only alternatives that provably cover the
+ * Precompiled FallbackRoutes (docs/trust-model.md §29): read-only alternatives that provably cover the
  * primary call's field need through local contracts (equal semantic IDs, or shared field IDs/aliases,
  * with equal effective units), same provider before cross-provider. Each alternative carries its own
  * fingerprints, arguments and fields, and never selects more than the need plus its identifiers.

@@ -1,7 +1,8 @@
 /**
- * Field-first selection (seed 000 finding 4, seed 002): a clear query-to-field match keeps the matched
- * fields plus the declared identifiers; an ambiguous intent keeps every declared field. A query token
- * counts as a clear signal only when it matches some, but not all, non-identifier fields.
+ * Field-first selection (docs/trust-model.md §4, docs/runtime/field-projection.md): a clear
+ * query-to-field match keeps the matched fields plus the declared identifiers; an ambiguous intent
+ * keeps every declared field. A query token counts as a clear signal only when it matches some, but not
+ * all, non-identifier fields.
  */
 
 import { overlaps } from "../boundary/projection.js";

@@ -1,7 +1,8 @@
 /**
- * Query-to-field matching (seed 002 "planner behaviour"): a declared field is matched by its logical
- * ID, aliases, explicit path segments, semantic ID, unit, dimensions and qualifiers. Matching only
- * ever names declared logical field IDs; paths are trusted metadata and never leave this module.
+ * Query-to-field matching (docs/runtime/field-projection.md, "Planner behaviour"): a declared field is
+ * matched by its logical ID, aliases, explicit path segments, semantic ID, unit, dimensions and
+ * qualifiers. Matching only ever names declared logical field IDs; paths are trusted metadata and never
+ * leave this module.
  */
 import type { FieldSpec } from "../model/specs.js";
 import { normalizeKey, tokenize } from "./tokenize.js";

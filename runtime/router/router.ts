@@ -83,7 +83,7 @@ export interface SchemaRouterOptions {
   /**
    * When each endpoint contract is verified against its locked fingerprint: on its first use
    * (`"first-use"`, the default; load verifies the file, the entries and every tool fingerprint), or
-   * every endpoint during load (`"full"`). See the README, "Loading and verification".
+   * every endpoint during load (`"full"`). See docs/runtime/loading-and-verification.md.
    */
   readonly verify?: VerifyMode;
   readonly bindings?: Readonly<Record<string, BindingConfig>>;

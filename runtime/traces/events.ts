@@ -1,6 +1,6 @@
 /**
  * Typed run lifecycle events (RunEvent), their hand-written structural validation, and the typed
- * TraceError every trace refusal throws (seed 000, findings 20 and 23).
+ * TraceError every trace refusal throws (docs/trust-model.md §20 and §23).
  */
 import { type ErrorDetails, SchemaRouterError } from "../errors/errors.js";
 

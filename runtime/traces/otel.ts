@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry export of RunEvents (seed 000, finding 20): one `schemarouter.run` span per run and
+ * OpenTelemetry export of RunEvents (docs/trust-model.md §20): one `schemarouter.run` span per run and
  * one `schemarouter.call` child span per logical call, carrying structural attributes only (run id,
  * call index, tool, endpoint, fingerprints, attempts, durations, declared field IDs, error code).
  * Argument and result values, RunConfig metadata, tags, error messages and fallback reasons are

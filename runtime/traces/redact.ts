@@ -1,5 +1,5 @@
 /**
- * Payload redaction of RunEvents before they are persisted or streamed (seed 000, finding 23): tool
+ * Payload redaction of RunEvents before they are persisted or streamed (docs/trust-model.md §23): tool
  * arguments and results are replaced by a `{ redacted: true }` marker, and error messages (which can
  * quote argument values, filter text or upstream bodies) by a structural message — code, route and
  * what the code means, no values — unless local code opts in to payloads. Tags and metadata are kept

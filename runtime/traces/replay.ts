@@ -1,5 +1,5 @@
 /**
- * Non-executing replay (seed 000, finding 23): reads a run's stored events from a TraceStore,
+ * Non-executing replay (docs/trust-model.md §23): reads a run's stored events from a TraceStore,
  * re-validates every one, and returns detached, deeply frozen copies. It takes nothing but a store,
  * so it cannot reach a planner, executor, network or binding; it never invents a missing end.
  */

@@ -1,6 +1,6 @@
 /**
  * The TraceStore contract (append-only persistence of validated RunEvents, read back raw for replay)
- * and the ordering rules every store and replay enforce, defined once (seed 000, finding 23).
+ * and the ordering rules every store and replay enforce, defined once (docs/trust-model.md §23).
  */
 import { isTerminalType, type RunEvent, TraceError } from "./events.js";
 

@@ -7,9 +7,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CONFIG_SCHEMA } from "../../compiler/config/schema.js";
 import { COMPILER_VERSION } from "../../compiler/emit/version.js";
-import { COMPILER_ERROR_CODES } from "../../compiler/errors/errors.js";
 import { startDemoProvider } from "../../examples/optimade/provider.js";
-import { ERROR_CODES } from "../../runtime/errors/errors.js";
 import { runCli } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/project.js";
 
@@ -75,6 +73,13 @@ describe("package", () => {
     const text = pages.map((page) => readFileSync(page, "utf8")).join("\n");
     const codes = [...Object.keys(ERROR_CODES), ...Object.keys(COMPILER_ERROR_CODES)];
     expect(codes.filter((code) => !text.includes(`\`${code}\``))).toEqual([]);
+  });
+
+  it("links the error-code reference from the README", () => {
+    // docs/reference/error-codes.md is generated from the error-code table, and its own test keeps it
+    // current code by code; the README must lead to it.
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    expect(readme).toMatch(/\]\(docs\/reference\/error-codes\.md\)/);
   });
 
   it("publishes the config JSON Schema exactly as the compiler validates it", () => {

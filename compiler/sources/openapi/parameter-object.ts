@@ -54,7 +54,7 @@ export function buildInput(
     const location = param.in as string;
     const wire = param.name as string;
     const required = location === "path" ? true : param.required === true;
-    // A parameter carrying an apiKey scheme's credential is never model-visible (seed finding 7).
+    // A parameter carrying an apiKey scheme's credential is never model-visible (docs/trust-model.md §7).
     const credential = credentialSchemeOf(credentials, location, wire);
     if (credential !== undefined) {
       report(credentialParameterIssue(credential, where));

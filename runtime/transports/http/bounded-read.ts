@@ -1,5 +1,5 @@
 /**
- * Bounded response reading (seed finding 15): the declared Content-Length and the bytes actually
+ * Bounded response reading (docs/trust-model.md §15): the declared Content-Length and the bytes actually
  * received are both checked against the limit before anything is decoded.
  */
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";

@@ -2,10 +2,10 @@
  * One HTTP request/response exchange on undici's dispatcher API (`Dispatcher.dispatch`), the layer
  * undici's own `request()` is built on. The transport needs only a status, two headers and a bounded
  * body, so it skips `request()`'s body stream, async iteration and per-request AbortSignals: one
- * handler object collects the body chunks, one timer bounds the whole exchange, and the caller's
- * signal is forwarded to the dispatch controller. Bounds are the same as a bounded stream read (seed
- * finding 15): a declared Content-Length over the limit is refused before any body byte is kept,
- * received bytes are counted as they arrive, and an error body is sampled only up to a prefix.
+ * handler object collects the body chunks, one timer bounds the whole exchange, and the caller's signal
+ * is forwarded to the dispatch controller. Bounds are the same as a bounded stream read
+ * (docs/trust-model.md §15): a declared Content-Length over the limit is refused before any body byte
+ * is kept, received bytes are counted as they arrive, and an error body is sampled only up to a prefix.
  */
 import type { Dispatcher } from "undici";
 import { InvocationUnavailableError } from "../../errors/errors.js";

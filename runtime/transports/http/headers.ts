@@ -1,5 +1,5 @@
 /**
- * Headers that only trusted runtime configuration may set (seed finding 7): credentials, routing and
+ * Headers that only trusted runtime configuration may set (docs/trust-model.md §7): credentials, routing and
  * connection framing. They are never tool parameters.
  */
 const SENSITIVE = new Set([

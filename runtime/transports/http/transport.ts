@@ -2,7 +2,7 @@
  * HTTP transport on undici for OpenAPI tools. The base URL, trusted headers and trusted query
  * parameters (credentials) come only from local configuration; endpoint paths stay inside that
  * origin and base path; redirects are never followed; responses are read as a bounded stream before
- * decoding (seed findings 9 and 15).
+ * decoding (docs/trust-model.md §9 and §15).
  */
 import type { Dispatcher } from "undici";
 import { type InvocationContext, type Invoker, stopSourceOf } from "../../boundary/invoker.js";

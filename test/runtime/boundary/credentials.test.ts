@@ -1,5 +1,5 @@
 /**
- * Review finding 2: OpenAPI security-scheme credentials never become model-visible parameters.
+ * OpenAPI security-scheme credentials never become model-visible parameters (docs/trust-model.md §7).
  * Parameters whose in/name match a declared apiKey scheme are left out and reported
  * ("credential-parameter"); apiKey-in-cookie is reported unsupported; an apiKey in the query comes
  * from the trusted HTTP binding option `query`, which arguments can never set (TRANSPORT_REFUSED).

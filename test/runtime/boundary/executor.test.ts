@@ -1,6 +1,6 @@
 /**
- * One test per execution-boundary invariant (seed 000 "Core invariant"), each asserting the error code.
- * Uses a local tool so the checks are exercised without any network.
+ * One test per execution-boundary invariant (docs/trust-model.md, core invariants), each asserting the
+ * error code. Uses a local tool so the checks are exercised without any network.
  */
 import { describe, expect, it } from "vitest";
 import type { Invoker } from "../../../runtime/boundary/invoker.js";
@@ -247,7 +247,7 @@ describe("execution boundary", () => {
   });
 });
 
-describe("prototype-safe contracts (review findings)", () => {
+describe("prototype-safe contracts", () => {
   const base = localToolSpec(people);
   const withEndpoint = (patch: Partial<ToolSpec["endpoints"][number]>): ToolSpec => ({
     ...base,

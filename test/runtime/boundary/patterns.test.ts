@@ -1,5 +1,5 @@
 /**
- * Review finding 6: JSON Schema `pattern` / `patternProperties` run on a linear-time engine (RE2 via
+ * JSON Schema `pattern` / `patternProperties` run on a linear-time engine (RE2 via
  * re2js), so a remote pattern like `^(a+)+$` cannot block the event loop. Patterns RE2 cannot run
  * (backreferences, lookaround) or that are not ECMA-262 fail closed when the validator is compiled:
  * INPUT_SCHEMA_VIOLATION / OUTPUT_SCHEMA_VIOLATION with details.reason "unsupported-pattern".

@@ -1,8 +1,9 @@
 /**
- * Local execution policy (seed findings 11, 25): category defaults that block remote mutations,
- * destructive and unclassified remote operations; ordered PolicyRules (allow / deny /
+ * Local execution policy (docs/trust-model.md §11 and §25): category defaults that block remote
+ * mutations, destructive and unclassified remote operations; ordered PolicyRules (allow / deny /
  * require-approval) over a bounded, validated `tool.endpoint` glob (tool and endpoint parts matched
- * separately) with side-effect predicates; first match wins, then the defaults. Rules and policies come only from local code (POLICY_INVALID).
+ * separately) with side-effect predicates; first match wins, then the defaults. Rules and policies come
+ * only from local code (POLICY_INVALID).
  */
 import { describe, expect, it } from "vitest";
 import {

@@ -1,5 +1,5 @@
 /**
- * Per-call approval (seed finding 18): a trusted callback (sync or async) gates individual calls
+ * Per-call approval (docs/trust-model.md §18): a trusted callback (sync or async) gates individual calls
  * after the schema and policy checks; missing, rejecting, throwing, non-true or timing out → refused
  * (APPROVAL_DENIED), and nothing is sent. The request is a detached, frozen description.
  */

@@ -1,5 +1,5 @@
 /**
- * Availability memory and health (seed finding 30): timeouts, connection failures, 429 and exhausted
+ * Availability memory and health (docs/trust-model.md §30): timeouts, connection failures, 429 and exhausted
  * 5xx put an access path in a bounded cooldown (INVOCATION_UNAVAILABLE without sending); it reopens
  * when the cooldown ends or a trusted read-only health probe succeeds; the background monitor stops
  * cleanly; replacing a tool contract clears its state.

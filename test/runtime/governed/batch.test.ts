@@ -1,7 +1,7 @@
 /**
- * Batch and parallel execution (seed finding 28): invokeBatch and mode "parallelReadOnly" accept only
- * flat plans whose calls all preflight as explicitly read-only, validated before any task starts;
- * all tasks share one budget and one concurrency bound; the first failure aborts the rest.
+ * Batch and parallel execution (docs/trust-model.md §28): invokeBatch and mode "parallelReadOnly"
+ * accept only flat plans whose calls all preflight as explicitly read-only, validated before any task
+ * starts; all tasks share one budget and one concurrency bound; the first failure aborts the rest.
  */
 import { describe, expect, it } from "vitest";
 import { ExecutionPolicy } from "../../../runtime/boundary/policy.js";

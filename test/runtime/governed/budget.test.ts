@@ -1,5 +1,5 @@
 /**
- * ExecutionBudget (seed finding 19): logical calls, total attempts, remote attempts, wall-clock
+ * ExecutionBudget (docs/trust-model.md §19): logical calls, total attempts, remote attempts, wall-clock
  * time, per-tool quotas and cost units, checked before each logical call and consumed before every
  * attempt (retries included). Each refusal is BUDGET_EXCEEDED naming the limit; the fault server's
  * request log proves that a refused attempt was never sent.

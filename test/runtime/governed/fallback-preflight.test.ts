@@ -1,5 +1,5 @@
 /**
- * Review finding 5: a fallback's `fieldMap` is a claim, never evidence. Preflight recomputes
+ * A fallback's `fieldMap` is a claim, never evidence. Preflight recomputes
  * counterparts from the local FieldSpecs (the planner's `isCounterpart` rule: equal semantic IDs, or a
  * shared field ID or alias, with equal units) and refuses any other mapping (FALLBACK_REFUSED,
  * reason "field-not-counterpart") before anything runs.

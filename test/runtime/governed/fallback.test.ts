@@ -1,5 +1,5 @@
 /**
- * Precompiled fallback routes (seed finding 29): only after same-route retries end unavailable,
+ * Precompiled fallback routes (docs/trust-model.md §29): only after same-route retries end unavailable,
  * only for explicitly read-only calls, with the whole chain preflighted before the primary is sent,
  * same provider first, each alternative with its own fingerprints, never broadening the planned fields.
  */

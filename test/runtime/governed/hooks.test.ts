@@ -1,5 +1,5 @@
 /**
- * Trusted execution hooks (seed finding 22): they run after the schema, policy and approval checks,
+ * Trusted execution hooks (docs/trust-model.md §22): they run after the schema, policy and approval checks,
  * see detached deep-frozen snapshots, cannot change the call or the result, fail closed with
  * HOOK_FAILED, never turn an after-hook failure into a retried tool failure, and after they awaited
  * the current schema and binding are checked again before anything is sent.

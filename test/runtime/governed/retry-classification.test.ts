@@ -1,5 +1,5 @@
 /**
- * Review finding 3: an attempt never runs on a contract or binding that changed after the call was
+ * An attempt never runs on a contract or binding that changed after the call was
  * prepared. The current registry and bindings are checked again right before every invoker attempt
  * (first, retries after a backoff sleep, fallback routes), driven over HTTP against the fault server.
  */

@@ -1,5 +1,5 @@
 /**
- * Same-route retries (seed 000 core invariants): only transient failures (timeouts, connection
+ * Same-route retries (docs/trust-model.md, core invariants): only transient failures (timeouts, connection
  * errors, 408/425/429/5xx), only read-only calls unless local code opts in, bounded exponential
  * backoff that honours Retry-After within limits, never validation/policy/4xx/application errors.
  * Driven for real over HTTP against the fault-injecting server.

@@ -1,5 +1,5 @@
 /**
- * Streaming typed RunEvents (seed findings 20 and 23): router.stream yields run.start, plan.end,
+ * Streaming typed RunEvents (docs/trust-model.md §20 and §23): router.stream yields run.start, plan.end,
  * tool.start (per attempt), tool.fallback, tool.end / tool.error and run.end / run.error, each one
  * a valid RunEvent; payloads appear only with includePayloads; a trace store receives every event
  * and replays the run without executing anything.

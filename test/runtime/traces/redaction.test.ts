@@ -1,5 +1,5 @@
 /**
- * Review finding 7: run events (streamed, or persisted in a trace store) carry no argument or
+ * Run events (streamed, or persisted in a trace store) carry no argument or
  * payload values unless the run includes payloads. Error messages can quote the filter text, an
  * argument or an upstream body, so tool.error / run.error events carry a structural message (code,
  * route, meaning) instead; the thrown error keeps its message and the values in `details`.
