@@ -19,12 +19,13 @@ export type ErrorDetails = Readonly<Record<string, unknown>>;
 /** Code → meaning, in table order. Run events without payloads quote the meaning. */
 export const ERROR_CODES: Readonly<Record<ErrorCode, string>> = meaningsOf(ERRORS);
 
-export interface ErrorOptions {
+/** What every error class accepts besides its details. */
+export interface CauseOptions {
   readonly cause?: unknown;
 }
 
 /** `details` may be left out when the code has no required member. */
-export type DetailsArgs<D, O = ErrorOptions> = {} extends D
+export type DetailsArgs<D, O = CauseOptions> = {} extends D
   ? [details?: D | undefined, options?: O | undefined]
   : [details: D, options?: O | undefined];
 
@@ -50,10 +51,10 @@ export class SchemaRouterError<C extends string = ErrorCode, D extends object = 
     code: C,
     message: string,
     details: NoInfer<D> | undefined,
-    options: ErrorOptions | undefined,
+    options: CauseOptions | undefined,
     subclass: typeof SUBCLASS,
   );
-  constructor(code: C, message: string, details?: object, options?: ErrorOptions) {
+  constructor(code: C, message: string, details?: object, options?: CauseOptions) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -86,7 +87,7 @@ export class CallRefusedError<C extends CallRefusedCode = CallRefusedCode> exten
   }
 }
 
-export interface InvocationErrorOptions extends ErrorOptions {
+export interface InvocationErrorOptions extends CauseOptions {
   readonly retryable?: boolean;
 }
 
@@ -131,7 +132,7 @@ export class InvocationUnavailableError extends InvocationError<"INVOCATION_UNAV
 
 /** A trusted invoker can throw this to keep the retry loop out. */
 export class NonRetryableInvocationError extends InvocationError<"TOOL_ERROR"> {
-  constructor(message: string, details?: ErrorDetailsOf<"TOOL_ERROR">, options?: ErrorOptions) {
+  constructor(message: string, details?: ErrorDetailsOf<"TOOL_ERROR">, options?: CauseOptions) {
     super("TOOL_ERROR", message, details, { ...options, retryable: false }, SUBCLASS);
   }
 }
