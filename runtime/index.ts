@@ -24,9 +24,12 @@ export type {
 } from "./boundary/policy.js";
 export { type ApprovalMode, ExecutionPolicy, type PolicyAction, PolicyRule } from "./boundary/policy.js";
 export {
+  type AnySchemaRouterError,
   CallRefusedError,
   ERROR_CODES,
   type ErrorCode,
+  type ErrorCodeOf,
+  type ErrorDetailsOf,
   InvocationError,
   InvocationUnavailableError,
   isSchemaRouterError,

@@ -19,6 +19,7 @@ import { compile } from "../compile/compile.js";
 import { formatSummary } from "../compile/summary.js";
 import { CONFIG_FILE } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
+import { isCompilerError } from "../errors/errors.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock } from "./inspect.js";
 
@@ -238,7 +239,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       if (error.code === "usage") io.stderr(`error: ${error.message}\n`);
       return 2;
     }
-    if (isSchemaRouterError(error)) {
+    if (isCompilerError(error) || isSchemaRouterError(error)) {
       io.stderr(`error [${error.code}]: ${error.message}\n`);
       // A frozen lock that would change is a finding (like drift), not a failure to tell.
       return error.code === "LOCK_FROZEN" ? 1 : 2;

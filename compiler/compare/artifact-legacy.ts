@@ -46,7 +46,7 @@ export function readAnyArtifact(input: Uint8Array | string, where: string): Arti
     throw new LoadError(
       "LOCK_MISMATCH",
       `${where} was modified after it was compiled (content digest ${actual} ≠ recorded ${legacy.digest}). Re-run \`schemarouter compile\`.`,
-      { path: where, source: (value.source as { name?: unknown }).name, reason: "artifact-self-digest" },
+      { path: where, source: legacy.source.name, reason: "artifact-self-digest" },
     );
   }
   return { ...legacy, endpointIndex: endpointIndexOf(legacy.tools as readonly ToolSpec[]) };

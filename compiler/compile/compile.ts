@@ -139,7 +139,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     throw new CompileError(
       "LOCK_FROZEN",
       `--frozen: ${previous === undefined ? "there is no valid lockfile" : "the lockfile would change"}; run \`schemarouter compile\` without --frozen and commit the reviewed lockfile.`,
-      { lockfile: config.lockfile, category: changes?.report.category },
+      {
+        lockfile: config.lockfile,
+        ...(changes === undefined ? {} : { category: changes.report.category }),
+      },
     );
   }
   const write = await writeOutputs(files, mode);

@@ -13,6 +13,7 @@ import type {
 import {
   checkMcpHeaders,
   checkMcpUrl,
+  type ErrorDetailsOf,
   mcpExecutionIdentity,
   pickEnv,
   SchemaRouterError,
@@ -95,7 +96,11 @@ export const mcpSourceConfigSchema = {
   ],
 } as const satisfies JsonObject;
 
-function invalid(source: string, message: string, details: Record<string, unknown> = {}): SchemaRouterError {
+function invalid(
+  source: string,
+  message: string,
+  details: ErrorDetailsOf<"MCP_CONFIG_INVALID"> = {},
+): SchemaRouterError<"MCP_CONFIG_INVALID"> {
   return new SchemaRouterError("MCP_CONFIG_INVALID", `source "${source}": ${message}`, {
     source,
     ...details,

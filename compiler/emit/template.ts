@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { SchemaRouterError } from "schemarouter/internal";
+import { CompileError } from "../errors/errors.js";
 
 /** The build copies templates/ into the package (dist/templates/); from source it is the repository's. */
 const TEMPLATE_CANDIDATES = ["../templates/source-client.ts", "../../templates/source-client.ts"].map(
@@ -45,7 +45,7 @@ export async function readTemplateText(): Promise<string> {
     const text = await readFile(path, "utf8").catch(() => undefined);
     if (text !== undefined) return text;
   }
-  throw new SchemaRouterError(
+  throw new CompileError(
     "TEMPLATE_INVALID",
     `templates/source-client.ts not found (looked in ${TEMPLATE_CANDIDATES.join(", ")}); reinstall the package.`,
     { paths: TEMPLATE_CANDIDATES },
@@ -110,8 +110,8 @@ function oneLine(signature: readonly string[]): string {
     .replace(/,?\s+\)/g, ")");
 }
 
-function templateError(what: string): SchemaRouterError {
-  return new SchemaRouterError(
+function templateError(what: string): CompileError<"TEMPLATE_INVALID"> {
+  return new CompileError(
     "TEMPLATE_INVALID",
     `templates/source-client.ts does not have ${what}; restore the template from the package.`,
   );

@@ -1,54 +1,78 @@
 /**
  * Build-time errors name who is to blame: the config file, a source (with its name and cause), or
- * the compile step itself. Each carries a stable `code`.
+ * the compile step itself. Each carries a stable `code` of the compiler's table (./registry.ts;
+ * docs/reference/error-codes.md), and only the codes its row names.
  */
-import { type ErrorDetails, SchemaRouterError } from "schemarouter/internal";
+import {
+  type CodesOf,
+  type DetailsArgs,
+  type DetailsIn,
+  meaningsOf,
+  SchemaRouterError,
+  SUBCLASS,
+} from "schemarouter/internal";
+import { COMPILER_ERRORS } from "./registry.js";
 
-export const COMPILER_ERROR_CODES = {
-  CONFIG_NOT_FOUND: "No schemarouter.config.json was found.",
-  CONFIG_INVALID: "The config file does not match its schema.",
-  CONFIG_EXISTS: "`schemarouter init` would overwrite an existing config.",
-  SOURCE_EXISTS: "`schemarouter add` names a source that already exists.",
-  URL_NOT_ALLOWED: "A source URL is not allowed (scheme, credentials, insecure host).",
-  SOURCE_FETCH_FAILED: "A source document could not be fetched.",
-  SOURCE_TOO_LARGE: "A source document exceeds the byte limit.",
-  SOURCE_REDIRECT_REFUSED: "A source fetch was redirected to another origin.",
-  SOURCE_PARSE_FAILED: "A source document is not valid JSON or YAML.",
-  SOURCE_INVALID: "A source document is not a supported OpenAPI version or shape.",
-  SCHEMA_HEADER_ENV_MISSING: "A schema-fetch header names an environment variable that is not set.",
-  OVERLAY_INVALID: "A trusted overlay does not fit the imported contract.",
-  LOCAL_MODULE_INVALID: "A local tool module could not be loaded or has no tool definition.",
-  LOCK_FROZEN: "`compile --frozen` would have changed the lockfile.",
-  TEMPLATE_INVALID: "templates/source-client.ts is missing or malformed.",
-} as const;
+export type CompilerErrorCode = keyof typeof COMPILER_ERRORS;
+export type CompilerErrorDetailsOf<C extends CompilerErrorCode> = DetailsIn<typeof COMPILER_ERRORS, C>;
 
-export type CompilerErrorCode = keyof typeof COMPILER_ERROR_CODES;
+/** Code → meaning, in table order. */
+export const COMPILER_ERROR_CODES: Readonly<Record<CompilerErrorCode, string>> = meaningsOf(COMPILER_ERRORS);
 
-export class ConfigError extends SchemaRouterError {
-  declare readonly code: CompilerErrorCode;
-  constructor(code: CompilerErrorCode, message: string, details?: ErrorDetails) {
-    super(code, message, details);
+type ConfigCode = CodesOf<typeof COMPILER_ERRORS, "ConfigError">;
+type SourceCode = CodesOf<typeof COMPILER_ERRORS, "SourceError">;
+type CompileCode = CodesOf<typeof COMPILER_ERRORS, "CompileError">;
+
+export class ConfigError<C extends ConfigCode = ConfigCode> extends SchemaRouterError<
+  C,
+  CompilerErrorDetailsOf<C>
+> {
+  constructor(
+    code: C,
+    message: string,
+    ...[details, options]: NoInfer<DetailsArgs<CompilerErrorDetailsOf<C>>>
+  ) {
+    super(code, message, details, options, SUBCLASS);
   }
 }
 
-export class SourceError extends SchemaRouterError {
-  declare readonly code: CompilerErrorCode;
+export class SourceError<C extends SourceCode = SourceCode> extends SchemaRouterError<
+  C,
+  CompilerErrorDetailsOf<C>
+> {
   readonly source: string;
   constructor(
     source: string,
-    code: CompilerErrorCode,
+    code: C,
     message: string,
-    details?: ErrorDetails,
-    options?: { cause?: unknown },
+    ...[details, options]: NoInfer<DetailsArgs<Omit<CompilerErrorDetailsOf<C>, "source">>>
   ) {
-    super(code, `source "${source}": ${message}`, { source, ...details }, options);
+    // The details a source error is built with, plus the source it names: its row's shape.
+    const named = { source, ...details } as CompilerErrorDetailsOf<C>;
+    super(code, `source "${source}": ${message}`, named, options, SUBCLASS);
     this.source = source;
   }
 }
 
-export class CompileError extends SchemaRouterError {
-  declare readonly code: CompilerErrorCode;
-  constructor(code: CompilerErrorCode, message: string, details?: ErrorDetails) {
-    super(code, message, details);
+export class CompileError<C extends CompileCode = CompileCode> extends SchemaRouterError<
+  C,
+  CompilerErrorDetailsOf<C>
+> {
+  constructor(
+    code: C,
+    message: string,
+    ...[details, options]: NoInfer<DetailsArgs<CompilerErrorDetailsOf<C>>>
+  ) {
+    super(code, message, details, options, SUBCLASS);
   }
+}
+
+/** A compiler error of exactly one code: narrowing on `code` narrows `details`. */
+export type AnyCompilerError = {
+  [C in CompilerErrorCode]: SchemaRouterError<C, CompilerErrorDetailsOf<C>>;
+}[CompilerErrorCode];
+
+/** Whether `value` is one of the compiler's errors (ConfigError, SourceError, CompileError). */
+export function isCompilerError(value: unknown): value is AnyCompilerError {
+  return value instanceof ConfigError || value instanceof SourceError || value instanceof CompileError;
 }

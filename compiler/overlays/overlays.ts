@@ -15,7 +15,9 @@ import type {
 } from "schemarouter/internal";
 import { overlaps, resolveRef, WILDCARD } from "schemarouter/internal";
 import type { EndpointOverlay, FieldOverlay, Overlays } from "../config/config.js";
-import { CompileError } from "../errors/errors.js";
+import { CompileError, type CompilerErrorDetailsOf } from "../errors/errors.js";
+
+type OverlayDetails = Pick<CompilerErrorDetailsOf<"OVERLAY_INVALID">, "field">;
 
 type Node = Record<string, unknown>;
 
@@ -56,7 +58,7 @@ function applyEndpointOverlay(
   overlay: EndpointOverlay,
   defs: Readonly<Record<string, JsonSchema>>,
 ): EndpointSpec {
-  const fail = (message: string, extra: Record<string, unknown> = {}) =>
+  const fail = (message: string, extra: OverlayDetails = {}) =>
     new CompileError("OVERLAY_INVALID", `${route}: ${message}`, { route, ...extra });
   const declared = overlay.replaceFields === true ? [] : [...endpoint.fields];
   for (const entry of overlay.fields ?? []) {
@@ -104,7 +106,7 @@ function toField(
   entry: FieldOverlay,
   output: JsonSchema,
   defs: Readonly<Record<string, JsonSchema>>,
-  fail: (message: string, extra?: Record<string, unknown>) => CompileError,
+  fail: (message: string, extra?: OverlayDetails) => CompileError,
 ): FieldSpec {
   const resultPath = entry.resultPath ?? entry.path;
   const wildcards = (path: readonly string[]) =>

@@ -5,7 +5,7 @@
  * Nothing a model or a remote schema produces can construct or change a policy: rules must be
  * PolicyRule instances, options are checked key by key, and both objects are frozen.
  */
-import { SchemaRouterError } from "../errors/errors.js";
+import { type ErrorDetailsOf, SchemaRouterError } from "../errors/errors.js";
 import { EFFECTS, type Effect } from "../model/specs.js";
 
 export type PolicyAction = "allow" | "deny" | "require-approval";
@@ -44,7 +44,10 @@ const RULE_KEYS = ["action", "operation", "effects", "remote", "readOnly", "dest
 const POLICY_KEYS = ["allowMutations", "allowDestructive", "allowUnclassifiedRemote", "approval", "rules"];
 const PREDICATES = ["remote", "readOnly", "destructive", "unclassified"] as const;
 
-function invalid(message: string, details: Record<string, unknown> = {}): SchemaRouterError {
+function invalid(
+  message: string,
+  details: ErrorDetailsOf<"POLICY_INVALID"> = {},
+): SchemaRouterError<"POLICY_INVALID"> {
   return new SchemaRouterError("POLICY_INVALID", message, details);
 }
 

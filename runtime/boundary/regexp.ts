@@ -11,7 +11,7 @@
  * too, and `\s` / `\S` are Unicode white space. (`\S` inside a class keeps RE2's ASCII meaning.)
  */
 import { createRequire } from "node:module";
-import { SchemaRouterError } from "../errors/errors.js";
+import { SchemaRouterError, SUBCLASS } from "../errors/errors.js";
 
 type Re2Module = typeof import("re2js");
 
@@ -24,7 +24,7 @@ const NOTHING = "[^\\x{0}-\\x{10FFFF}]";
 const MAX_SHOWN = 200;
 
 /** A schema pattern the linear-time engine cannot run; validators using it are refused. */
-export class UnsupportedPatternError extends SchemaRouterError {
+export class UnsupportedPatternError extends SchemaRouterError<"UNSUPPORTED_PATTERN"> {
   constructor(
     readonly pattern: string,
     readonly problem: string,
@@ -36,6 +36,7 @@ export class UnsupportedPatternError extends SchemaRouterError {
       `JSON Schema pattern ${JSON.stringify(shown)} is refused: ${problem}. Patterns run on a linear-time engine (RE2), which has no backreferences or lookaround; declare the schema without it (e.g. in a trusted overlay) or recompile the source.`,
       { reason: "unsupported-pattern", pattern: shown, problem },
       options,
+      SUBCLASS,
     );
   }
 }

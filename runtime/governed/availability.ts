@@ -72,7 +72,13 @@ export class AvailabilityMemory {
     if (status.available) return;
     throw new InvocationUnavailableError(
       `${route}: access path "${tool}" is cooling down after ${status.reason} until ${status.until}; nothing was sent. It reopens by itself then, or earlier when a registered health probe succeeds.`,
-      { route, tool, reason: "cooldown", cause: status.reason, until: status.until },
+      {
+        route,
+        tool,
+        reason: "cooldown",
+        ...(status.reason === undefined ? {} : { cause: status.reason }),
+        ...(status.until === undefined ? {} : { until: status.until }),
+      },
       { retryable: false },
     );
   }

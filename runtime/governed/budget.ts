@@ -4,7 +4,7 @@
  * one run's usage; it is checked before every logical call and consumed before every attempt
  * (retries included), all-or-nothing, so a refused attempt consumes nothing.
  */
-import { CallRefusedError } from "../errors/errors.js";
+import { CallRefusedError, type ErrorDetailsOf } from "../errors/errors.js";
 import type { Effect } from "../model/specs.js";
 import { assertOptionKeys, configInvalid, integerOption, numberOption } from "./refusals.js";
 
@@ -231,7 +231,7 @@ export function exceeded(
   max: number,
   used: number,
   route?: string,
-  extra: Record<string, unknown> = {},
+  extra: Pick<ErrorDetailsOf<"BUDGET_EXCEEDED">, "tool" | "price"> = {},
 ): CallRefusedError {
   const where = route === undefined ? "The run" : route;
   const what =

@@ -9,7 +9,7 @@
  */
 import type { PreparedCall } from "../boundary/checks.js";
 import type { Executor } from "../boundary/executor.js";
-import { CallRefusedError, type ErrorCode, SchemaRouterError } from "../errors/errors.js";
+import { CallRefusedError, type ErrorDetailsOf } from "../errors/errors.js";
 import type { FieldSpec, ToolCall } from "../model/specs.js";
 import { isCounterpart } from "../planner/fallbacks.js";
 import { prepareChecked } from "./refusals.js";
@@ -172,13 +172,15 @@ function broadenedFields(
     .map((field) => field.id);
 }
 
+type Refusal = ErrorDetailsOf<"FALLBACK_REFUSED">;
+
 function refused(
   route: string,
-  reason: string,
+  reason: Refusal["reason"],
   message: string,
   fallback?: number,
-  extra: Record<string, unknown> = {},
-): CallRefusedError {
+  extra: Pick<Refusal, "mappings" | "fields"> = {},
+): CallRefusedError<"FALLBACK_REFUSED"> {
   return new CallRefusedError(
     "FALLBACK_REFUSED",
     `${route}: fallback refused: ${message}. Re-plan with router.plan(), which precompiles valid alternatives.`,
@@ -186,11 +188,15 @@ function refused(
   );
 }
 
-/** Re-raises a fallback's preflight refusal with its own code, naming the fallback position. */
+/**
+ * Re-raises a fallback's preflight refusal with its own code, naming the primary and the fallback
+ * position. Other errors (a LoadError of an endpoint verified on first use) pass unchanged: the code
+ * keeps its class.
+ */
 function inFallback(error: unknown, route: string, position: number): unknown {
-  if (!(error instanceof SchemaRouterError)) return error;
+  if (!(error instanceof CallRefusedError)) return error;
   return new CallRefusedError(
-    error.code as ErrorCode,
+    error.code,
     `${route} → fallback #${position}: ${error.message}`,
     { ...error.details, primary: route, fallback: position },
     { cause: error },

@@ -4,7 +4,7 @@
  * returned value other than undefined is refused), and fail closed with HOOK_FAILED. They are
  * bounded by their own timeout and by the run's remaining wall-clock budget.
  */
-import { CallRefusedError } from "../errors/errors.js";
+import { CallRefusedError, type ErrorDetailsOf } from "../errors/errors.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { Effect, ToolResult } from "../model/specs.js";
 import { assertOptionKeys, configInvalid, integerOption } from "./refusals.js";
@@ -147,12 +147,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+type HookFailure = ErrorDetailsOf<"HOOK_FAILED">;
+
 function failed(
   message: string,
-  where: Record<string, unknown>,
-  reason: string,
+  where: Omit<HookFailure, "reason">,
+  reason: HookFailure["reason"],
   cause?: unknown,
-): CallRefusedError {
+): CallRefusedError<"HOOK_FAILED"> {
   return new CallRefusedError(
     "HOOK_FAILED",
     message,

@@ -4,12 +4,21 @@
 import type { PreparedCall } from "../boundary/checks.js";
 import type { Executor } from "../boundary/executor.js";
 import { UnsupportedPatternError } from "../boundary/regexp.js";
-import { CallRefusedError, type ErrorCode, InvocationError, SchemaRouterError } from "../errors/errors.js";
+import {
+  CallRefusedError,
+  type ErrorCode,
+  type ErrorDetailsOf,
+  InvocationError,
+  SchemaRouterError,
+} from "../errors/errors.js";
 import type { ToolCall } from "../model/specs.js";
 import { structuralErrorMessage } from "../traces/redact.js";
 
 /** An execution setting (RunConfig, ExecutionBudget, RetryPolicy, hooks, availability) is invalid. */
-export function configInvalid(message: string, details: Record<string, unknown> = {}): SchemaRouterError {
+export function configInvalid(
+  message: string,
+  details: ErrorDetailsOf<"RUN_CONFIG_INVALID"> = {},
+): SchemaRouterError<"RUN_CONFIG_INVALID"> {
   return new SchemaRouterError("RUN_CONFIG_INVALID", message, details);
 }
 

@@ -14,7 +14,7 @@
  * before its check.
  */
 
-import { LoadError } from "../errors/errors.js";
+import { type ErrorDetailsOf, LoadError } from "../errors/errors.js";
 import type { ArtifactLayout, Span } from "../format/artifact-layout.js";
 import { parseSpan } from "../format/artifact-read.js";
 import { contractTextOf } from "../format/contract-text.js";
@@ -68,11 +68,7 @@ export function registerLockedTool(input: LockedToolInput, eager: boolean): Regi
         source,
         "endpoint-fingerprint",
         `endpoint "${name}.${endpoint}" does not match the lockfile`,
-        {
-          tool: name,
-          endpoint,
-          expected: entry?.fingerprint,
-        },
+        { tool: name, endpoint, ...(entry === undefined ? {} : { expected: entry.fingerprint }) },
       );
     }
     fingerprints.set(endpoint, entry.fingerprint);
@@ -145,7 +141,7 @@ function verifyEndpoint(input: LockedToolInput, tool: string, name: string, span
       source,
       "endpoint-fingerprint",
       `endpoint "${tool}.${name}" in ${where} does not match its locked fingerprint (checked on first use)`,
-      { tool, endpoint: name, expected, actual },
+      { tool, endpoint: name, expected, ...(actual === undefined ? {} : { actual }) },
       cause,
     );
   }
@@ -219,13 +215,15 @@ class LazyEndpoints implements ReadonlyMap<string, EndpointSpec> {
   }
 }
 
+type Mismatch = ErrorDetailsOf<"LOCK_MISMATCH">;
+
 export function lockMismatch(
   source: string,
-  reason: string,
+  reason: Mismatch["reason"],
   what: string,
-  extra: Record<string, unknown> = {},
+  extra: Omit<Mismatch, "source" | "reason"> = {},
   cause?: unknown,
-): LoadError {
+): LoadError<"LOCK_MISMATCH"> {
   return new LoadError(
     "LOCK_MISMATCH",
     `Source "${source}": ${what}. The artifacts and the lockfile disagree; re-run \`schemarouter compile\` and review the lockfile diff.`,

@@ -5,6 +5,8 @@
  * intent, among non-identifier fields only. It never builds ToolCalls. Unknown IDs, duplicates,
  * non-finite or out-of-range scores and malformed results fail closed; low confidence abstains.
  */
+
+import type { ErrorDetailsOf } from "../errors/errors.js";
 import type { Registry } from "../load/registry.js";
 import { RetrievalError } from "../retrieval/errors.js";
 import type { Retriever } from "../retrieval/retriever.js";
@@ -64,7 +66,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function malformed(message: string, details: Record<string, unknown> = {}): PlanningError {
+function malformed(
+  message: string,
+  details: ErrorDetailsOf<"DECISION_MALFORMED"> = {},
+): PlanningError<"DECISION_MALFORMED"> {
   return new PlanningError("DECISION_MALFORMED", `Decision backend result: ${message}`, details);
 }
 

@@ -1,29 +1,25 @@
 /**
  * Refusals of the untrusted planning helpers. A model analyzer or decision backend that returns
- * something malformed, unknown or out of range fails closed with one of these codes.
+ * something malformed, unknown or out of range fails closed with one of these codes (the
+ * PlanningError rows of the error registry, docs/reference/error-codes.md).
  */
-import { SchemaRouterError } from "../errors/errors.js";
+import {
+  type DetailsArgs,
+  type ErrorCodeOf,
+  type ErrorDetailsOf,
+  SchemaRouterError,
+  SUBCLASS,
+} from "../errors/errors.js";
+import { ERRORS } from "../errors/registry.js";
+import { meaningsOf } from "../errors/table.js";
 
-export const PLANNING_ERROR_CODES = {
-  ANALYZER_FAILED: "The model callback of a ModelQueryAnalyzer threw or rejected.",
-  ANALYZER_OUTPUT_INVALID: "The model's proposal is not a JSON object of the expected shape.",
-  DECISION_BACKEND_FAILED: "The decision backend threw or rejected.",
-  DECISION_MALFORMED: "The decision result is not an object of the expected shape.",
-  DECISION_UNKNOWN_OPTION: "The decision result names an option ID that was not offered.",
-  DECISION_DUPLICATE_OPTION: "The decision result selects the same option twice.",
-  DECISION_SCORE_INVALID: "A decision confidence or score is not a finite number in [0, 1].",
-} as const;
+export type PlanningErrorCode = ErrorCodeOf<"PlanningError">;
 
-export type PlanningErrorCode = keyof typeof PLANNING_ERROR_CODES;
+/** Code → meaning of the planning refusals, from the registry. */
+export const PLANNING_ERROR_CODES = meaningsOf(ERRORS, "PlanningError");
 
-export class PlanningError extends SchemaRouterError {
-  declare readonly code: PlanningErrorCode;
-  constructor(
-    code: PlanningErrorCode,
-    message: string,
-    details: Readonly<Record<string, unknown>> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, message, details, options);
+export class PlanningError<C extends PlanningErrorCode = PlanningErrorCode> extends SchemaRouterError<C> {
+  constructor(code: C, message: string, ...[details, options]: NoInfer<DetailsArgs<ErrorDetailsOf<C>>>) {
+    super(code, message, details, options, SUBCLASS);
   }
 }

@@ -3,7 +3,7 @@
  * raise them. Retrieval itself never executes anything, so these are the only errors it throws.
  */
 
-import { SchemaRouterError } from "../errors/errors.js";
+import { type ErrorDetailsOf, SchemaRouterError, SUBCLASS } from "../errors/errors.js";
 import { EFFECTS, type SourceKind } from "../model/specs.js";
 import type { RetrievalRequest } from "./types.js";
 
@@ -30,9 +30,9 @@ const REQUEST_KEYS: ReadonlySet<string> = new Set([
 const SOURCE_KINDS: readonly SourceKind[] = ["openapi", "mcp", "optimade", "local"];
 
 /** A retrieval or planning request is malformed (code `INVALID_RETRIEVAL_REQUEST`). */
-export class RetrievalError extends SchemaRouterError {
-  constructor(message: string, details: Readonly<Record<string, unknown>> = {}) {
-    super("INVALID_RETRIEVAL_REQUEST", message, details);
+export class RetrievalError extends SchemaRouterError<"INVALID_RETRIEVAL_REQUEST"> {
+  constructor(message: string, details: ErrorDetailsOf<"INVALID_RETRIEVAL_REQUEST"> = {}) {
+    super("INVALID_RETRIEVAL_REQUEST", message, details, undefined, SUBCLASS);
   }
 }
 

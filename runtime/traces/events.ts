@@ -2,7 +2,13 @@
  * Typed run lifecycle events (RunEvent), their hand-written structural validation, and the typed
  * TraceError every trace refusal throws (docs/trust-model.md §20 and §23).
  */
-import { type ErrorDetails, SchemaRouterError } from "../errors/errors.js";
+import {
+  type DetailsArgs,
+  type ErrorCodeOf,
+  type ErrorDetailsOf,
+  SchemaRouterError,
+  SUBCLASS,
+} from "../errors/errors.js";
 
 export const RUN_EVENT_TYPES = [
   "run.start",
@@ -83,24 +89,12 @@ export type RunEventOf<T extends RunEventType> = T extends RunEventType
   : never;
 export type RunEvent = { [T in RunEventType]: RunEventOf<T> }[RunEventType];
 
-export type TraceErrorCode =
-  | "INVALID_RUN_EVENT"
-  | "TRACE_SEQUENCE_GAP"
-  | "TRACE_TIMESTAMP_REGRESSION"
-  | "TRACE_AFTER_TERMINAL"
-  | "TRACE_ORDER_INVALID"
-  | "TRACE_RUN_MISMATCH"
-  | "TRACE_RUN_NOT_FOUND"
-  | "TRACE_CORRUPT"
-  | "TRACE_SCHEMA_UNSUPPORTED"
-  | "TRACE_STORE_CLOSED"
-  | "OPTIONAL_DEPENDENCY_MISSING";
+export type TraceErrorCode = ErrorCodeOf<"TraceError">;
 
 /** A run event or a trace was refused (invalid event, broken ordering, damaged or foreign store). */
-export class TraceError extends SchemaRouterError {
-  declare readonly code: TraceErrorCode;
-  constructor(code: TraceErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
-    super(code, message, details, options);
+export class TraceError<C extends TraceErrorCode = TraceErrorCode> extends SchemaRouterError<C> {
+  constructor(code: C, message: string, ...[details, options]: NoInfer<DetailsArgs<ErrorDetailsOf<C>>>) {
+    super(code, message, details, options, SUBCLASS);
   }
 }
 

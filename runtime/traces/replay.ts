@@ -3,6 +3,8 @@
  * re-validates every one, and returns detached, deeply frozen copies. It takes nothing but a store,
  * so it cannot reach a planner, executor, network or binding; it never invents a missing end.
  */
+
+import type { ErrorDetailsOf } from "../errors/errors.js";
 import { deepFreeze } from "../model/freeze.js";
 import { isTerminal, type RunEvent, TraceError, validateRunEvent } from "./events.js";
 import { assertFollows, type StoredEvent, type TraceStore } from "./store.js";
@@ -75,7 +77,7 @@ function decode(record: StoredEvent, runId: string): RunEvent {
   return event;
 }
 
-function mismatch(message: string, details: Record<string, unknown>): TraceError {
+function mismatch(message: string, details: ErrorDetailsOf<"TRACE_RUN_MISMATCH">): TraceError {
   return new TraceError(
     "TRACE_RUN_MISMATCH",
     `${message} The trace is not trustworthy; do not replay it.`,
@@ -83,7 +85,7 @@ function mismatch(message: string, details: Record<string, unknown>): TraceError
   );
 }
 
-function corrupt(message: string, details: Record<string, unknown>, cause: unknown): TraceError {
+function corrupt(message: string, details: ErrorDetailsOf<"TRACE_CORRUPT">, cause: unknown): TraceError {
   return new TraceError(
     "TRACE_CORRUPT",
     `${message} The trace store is damaged; restore it from a backup.`,

@@ -4,7 +4,7 @@
  * server sent it (the SDK's `listTools` re-parses definitions and drops unknown keys; this does not).
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SchemaRouterError } from "../../errors/errors.js";
+import { type ErrorDetailsOf, SchemaRouterError } from "../../errors/errors.js";
 import type { JsonObject } from "../../model/specs.js";
 import type { McpClientLike } from "./client-like.js";
 
@@ -26,9 +26,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function listFailed(
   message: string,
-  details: Record<string, unknown> = {},
+  details: ErrorDetailsOf<"MCP_LIST_FAILED"> = {},
   cause?: unknown,
-): SchemaRouterError {
+): SchemaRouterError<"MCP_LIST_FAILED"> {
   return new SchemaRouterError(
     "MCP_LIST_FAILED",
     message,

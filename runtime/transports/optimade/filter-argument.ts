@@ -4,9 +4,10 @@
  * grammar, and every property it names must be declared by the endpoint, be a relationship to a
  * served entry type, or carry a database-provider-specific prefix (which the provider resolves).
  */
+import type { ErrorDetailsOf } from "../../errors/errors.js";
 import type { FieldSpec, ToolSpec } from "../../model/specs.js";
 import type { Operand, PropertyRef } from "./filter/ast.js";
-import { caretFrame, type FilterQueryDetails, FilterQueryError } from "./filter/errors.js";
+import { caretFrame, FilterQueryError } from "./filter/errors.js";
 import { type FilterNode, parseFilter } from "./filter/parser.js";
 
 /** Names a filter may use for an endpoint: its declared top-level properties and the served entry types. */
@@ -37,7 +38,7 @@ export function checkFilterArgument(text: string, declared: ReadonlySet<string>,
     // The frame quotes the filter (an argument value): it is in the message for direct callers and
     // in details; run events carry a structural message instead unless the run includes payloads.
     const frame = caretFrame(text, property.span.start);
-    const details: FilterQueryDetails & { readonly frame: string } = {
+    const details: ErrorDetailsOf<"UNKNOWN_FILTER_PROPERTY"> = {
       status: 400,
       position: property.span.start,
       property: name,

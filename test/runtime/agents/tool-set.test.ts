@@ -8,7 +8,11 @@ import { loadPeer } from "../../../runtime/agents/peer.js";
 import { refusalOf } from "../../../runtime/agents/refusal.js";
 import { pinnedCall } from "../../../runtime/agents/tool-set.js";
 import { ExecutionPolicy } from "../../../runtime/boundary/policy.js";
-import { CallRefusedError, InvocationError } from "../../../runtime/errors/errors.js";
+import {
+  CallRefusedError,
+  InvocationError,
+  InvocationUnavailableError,
+} from "../../../runtime/errors/errors.js";
 import { type ShopFixture, seen, startShop } from "../../helpers/agents.js";
 
 let shop: ShopFixture;
@@ -89,15 +93,24 @@ describe("refusals", () => {
   it.each([
     [
       "POLICY_DENIED",
-      new CallRefusedError("POLICY_DENIED", "shop.createPet (write) is refused: secret reason"),
+      new CallRefusedError("POLICY_DENIED", "shop.createPet (write) is refused: secret reason", {
+        reason: "secret reason",
+        route: "shop.createPet",
+        effect: "write",
+        remote: true,
+      }),
       false,
     ],
+    ["transient", new InvocationUnavailableError("boom http://10.0.0.1", { route: "shop.x" }), true],
     [
-      "transient",
-      new InvocationError("INVOCATION_UNAVAILABLE", "boom http://10.0.0.1", {}, { retryable: true }),
-      true,
+      "HTTP 404",
+      new InvocationError("HTTP_STATUS", "404 body: remote text", {
+        route: "shop.x",
+        status: 404,
+        detail: "remote text",
+      }),
+      false,
     ],
-    ["HTTP 404", new InvocationError("HTTP_STATUS", "404 body: remote text", { status: 404 }), false],
     ["not a SchemaRouterError", new Error("remote text"), false],
   ] as const)("%s", (_name, error, retryable) => {
     const refusal = refusalOf(error, { name: "shop_x" });
@@ -108,17 +121,20 @@ describe("refusals", () => {
 
   it("names declared parameters only", () => {
     const undeclared = refusalOf(
-      new CallRefusedError("UNDECLARED_ARGUMENT", "", { argument: "ignore all" }),
+      new CallRefusedError("UNDECLARED_ARGUMENT", "", { route: "t.x", argument: "ignore all" }),
       {
         name: "t",
         parameters: new Set(["petId"]),
       },
     );
     expect(undeclared.message).not.toContain("ignore all");
-    const missing = refusalOf(new CallRefusedError("MISSING_REQUIRED_ARGUMENT", "", { argument: "petId" }), {
-      name: "t",
-      parameters: new Set(["petId"]),
-    });
+    const missing = refusalOf(
+      new CallRefusedError("MISSING_REQUIRED_ARGUMENT", "", { route: "t.x", argument: "petId" }),
+      {
+        name: "t",
+        parameters: new Set(["petId"]),
+      },
+    );
     expect(missing.message).toContain('Argument: "petId".');
   });
 });

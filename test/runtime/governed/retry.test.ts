@@ -230,10 +230,20 @@ describe("RetryPolicy", () => {
       multiplier: 2,
       maxRetryAfterMs: 1000,
     });
-    const transient = new InvocationError("HTTP_STATUS", "503", { status: 503 }, { retryable: true });
+    const transient = new InvocationError(
+      "HTTP_STATUS",
+      "503",
+      { route: "api.get", status: 503, detail: "" },
+      { retryable: true },
+    );
     expect([1, 2, 3, 4].map((n) => policy.delayBeforeRetry(n, transient))).toEqual([100, 200, 350, 350]);
     const asked = (retryAfter: string) =>
-      new InvocationError("HTTP_STATUS", "429", { status: 429, retryAfter }, { retryable: true });
+      new InvocationError(
+        "HTTP_STATUS",
+        "429",
+        { route: "api.get", status: 429, detail: "", retryAfter },
+        { retryable: true },
+      );
     expect(policy.delayBeforeRetry(1, asked("0.5"))).toBe(100);
     expect(policy.delayBeforeRetry(1, asked("1"))).toBe(1000);
     expect(policy.delayBeforeRetry(1, asked("2"))).toBeUndefined();
@@ -248,7 +258,9 @@ describe("RetryPolicy", () => {
 
   it("classifies transient failures", () => {
     expect(isTransient(new InvocationUnavailableError("timeout"))).toBe(true);
-    expect(isTransient(new InvocationError("HTTP_STATUS", "404", { status: 404 }))).toBe(false);
+    expect(
+      isTransient(new InvocationError("HTTP_STATUS", "404", { route: "api.get", status: 404, detail: "" })),
+    ).toBe(false);
     expect(isTransient(new NonRetryableInvocationError("nope"))).toBe(false);
     expect(isTransient(new CallRefusedError("INPUT_SCHEMA_VIOLATION", "bad"))).toBe(false);
     expect(isTransient(new Error("plain"))).toBe(false);

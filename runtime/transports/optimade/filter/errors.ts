@@ -3,16 +3,17 @@
  * query errors (the filter parses but cannot be served: unknown property, bad timestamp, type
  * mismatch). Each carries the HTTP status the OPTIMADE specification prescribes for the case.
  */
-import { SchemaRouterError } from "../../../errors/errors.js";
+import {
+  type ErrorCodeOf,
+  type ErrorDetailsOf,
+  SchemaRouterError,
+  SUBCLASS,
+} from "../../../errors/errors.js";
+import { ERRORS } from "../../../errors/registry.js";
+import { meaningsOf } from "../../../errors/table.js";
 
-/** Codes of filter refusals (part of the public API). */
-export const FILTER_ERROR_CODES = {
-  INVALID_FILTER: "The filter does not follow the OPTIMADE filter grammar (HTTP 400).",
-  UNKNOWN_FILTER_PROPERTY: "The filter names a property the provider does not declare (HTTP 400).",
-  INVALID_FILTER_VALUE: "A filter value cannot be interpreted, e.g. a malformed timestamp (HTTP 400).",
-  UNSUPPORTED_FILTER:
-    "The filter compares values of different types or uses an unsupported construct (HTTP 501).",
-} as const;
+/** Codes of filter refusals (part of the public API), from the error registry. */
+export const FILTER_ERROR_CODES = meaningsOf(ERRORS, "FilterSyntaxError", "FilterQueryError");
 
 export type FilterErrorCode = keyof typeof FILTER_ERROR_CODES;
 
@@ -41,22 +42,10 @@ export function caretFrame(text: string, position: number): string {
   return `  ${line}\n  ${pad}^`;
 }
 
-export type FilterSyntaxDetails = {
-  /** Offset (UTF-16 code units) of the offending character or token. */
-  readonly position: number;
-  readonly line: number;
-  readonly column: number;
-  /** What was found there, e.g. `keyword "IS"`, `end of filter`. */
-  readonly found: string;
-  /** What the grammar allows there. */
-  readonly expected: readonly string[];
-};
+export type FilterSyntaxDetails = ErrorDetailsOf<"INVALID_FILTER">;
 
 /** The filter text does not follow the OPTIMADE filter grammar. */
-export class FilterSyntaxError extends SchemaRouterError {
-  declare readonly code: "INVALID_FILTER";
-  declare readonly details: FilterSyntaxDetails;
-
+export class FilterSyntaxError extends SchemaRouterError<"INVALID_FILTER"> {
   constructor(text: string, position: number, found: string, expected: readonly string[], hint?: string) {
     const { line, column } = lineAndColumn(text, position);
     const wanted = expected.length === 0 ? "" : `expected ${joinAlternatives(expected)}, `;
@@ -64,31 +53,22 @@ export class FilterSyntaxError extends SchemaRouterError {
       `Invalid OPTIMADE filter at line ${line}, column ${column}: ${wanted}found ${found}.` +
       (hint === undefined ? "" : ` ${hint}`) +
       `\n${caretFrame(text, position)}\nCorrect the filter at the caret (see the OPTIMADE filter grammar).`;
-    super("INVALID_FILTER", message, { position, line, column, found, expected: [...expected] });
+    const details = { position, line, column, found, expected: [...expected] };
+    super("INVALID_FILTER", message, details, undefined, SUBCLASS);
   }
 }
 
-export type FilterQueryDetails = {
-  /** The HTTP status an OPTIMADE server answers with for this refusal. */
-  readonly status: 400 | 501;
-  readonly position?: number;
-  readonly property?: string;
-  /** The construct refused, e.g. `"CONTAINS" on a float property`. */
-  readonly construct?: string;
-};
+type FilterQueryCode = ErrorCodeOf<"FilterQueryError">;
+
+/** The details of the filter's query refusals (`status` is the HTTP status an OPTIMADE server answers with). */
+export type FilterQueryDetails = ErrorDetailsOf<FilterQueryCode>;
 
 /** The filter parses but cannot be evaluated as written. */
-export class FilterQueryError extends SchemaRouterError {
-  declare readonly code: Exclude<FilterErrorCode, "INVALID_FILTER">;
-  declare readonly details: FilterQueryDetails;
+export class FilterQueryError<C extends FilterQueryCode = FilterQueryCode> extends SchemaRouterError<C> {
   readonly status: 400 | 501;
 
-  constructor(
-    code: Exclude<FilterErrorCode, "INVALID_FILTER">,
-    message: string,
-    details: FilterQueryDetails,
-  ) {
-    super(code, message, details);
+  constructor(code: C, message: string, details: NoInfer<ErrorDetailsOf<C>>) {
+    super(code, message, details, undefined, SUBCLASS);
     this.status = details.status;
   }
 }

@@ -41,7 +41,7 @@ function reference(template: string, args: Record<string, unknown>, query: reado
   const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const given = Object.hasOwn(args, name) ? args[name] : undefined;
     if (given === undefined || given === null)
-      throw new CallRefusedError("MISSING_REQUIRED_ARGUMENT", name, {});
+      throw new CallRefusedError("MISSING_REQUIRED_ARGUMENT", name, { route: template, argument: name });
     return encodeURIComponent(String(given));
   });
   const url = new URL(BASE.origin + BASE.basePath + path);

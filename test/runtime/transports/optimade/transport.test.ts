@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../../../compiler/compile/compile.js";
-import { isSchemaRouterError } from "../../../../runtime/errors/errors.js";
+import { isSchemaRouterError, type SchemaRouterError } from "../../../../runtime/errors/errors.js";
 import { RetryPolicy } from "../../../../runtime/governed/retry.js";
 import { type BindingConfig, SchemaRouter } from "../../../../runtime/router/router.js";
 import { createOptimadeInvoker } from "../../../../runtime/transports/optimade/transport.js";
@@ -79,7 +79,7 @@ function pin(router: SchemaRouter, endpoint: string, args: Json = {}, fields?: s
 }
 
 /** The rejection of `promise`, which must be a SchemaRouterError. */
-async function refusal(promise: Promise<unknown>) {
+async function refusal(promise: Promise<unknown>): Promise<SchemaRouterError> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
