@@ -20,7 +20,8 @@ let files: readonly OutputFile[] = [];
 
 beforeAll(async () => {
   const sources: Record<string, unknown> = {};
-  for (const file of readdirSync(join(REPO_ROOT, SPECS)).sort()) {
+  const entries = readdirSync(join(REPO_ROOT, SPECS), { withFileTypes: true });
+  for (const file of entries.flatMap((entry) => (entry.isFile() ? [entry.name] : [])).sort()) {
     copyInto(project, `${SPECS}/${file}`, file);
     sources[file.replace(/\.(json|yaml)$/, "").replace(/-/g, "_")] = { kind: "openapi", location: file };
   }
