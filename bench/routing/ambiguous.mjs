@@ -5,8 +5,9 @@
  * also has an `mcp` access mode exposing the same data under other field names, bridged by aliases.
  * Labels are derived from the declared fields, never from any method's output.
  */
+
+import { endpoint, field, param, random, registryOf, tool } from "./catalogs.mjs";
 import { DOMAINS, QUALIFIER_PHRASE, UNSUPPORTED } from "./concepts.mjs";
-import { endpoint, field, param, random, registryOf, tool } from "./specs.mjs";
 
 const SYLLABLES = [
   "ar",

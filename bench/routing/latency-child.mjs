@@ -8,7 +8,7 @@
  */
 import { plan } from "../../runtime/dist/planner/index.js";
 import { createRetriever } from "../../runtime/dist/retrieval/index.js";
-import { generatedCatalog } from "./generated.mjs";
+import { generatedCatalog } from "./catalogs.mjs";
 import { percentile } from "./stats.mjs";
 
 const spec = JSON.parse(process.argv[2] ?? "{}");

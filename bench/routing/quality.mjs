@@ -12,8 +12,8 @@
 import { createRetriever } from "../../runtime/dist/retrieval/index.js";
 import { ambiguousCatalog } from "./ambiguous.mjs";
 import { bm25Router, lexicalRouter } from "./baselines.mjs";
+import { random } from "./catalogs.mjs";
 import { A_PRIORI, aggregate, calibrateThreshold, folds, K, outcome, SETTINGS } from "./metrics.mjs";
-import { random } from "./specs.mjs";
 import { summarize } from "./stats.mjs";
 
 function schemaRouter(registry) {
