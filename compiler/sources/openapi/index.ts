@@ -111,6 +111,16 @@ function compileOperations(
         continue;
       }
     }
+    const unsafe = unsafeTemplate(path);
+    if (unsafe !== undefined) {
+      report({
+        pointer: `/paths/${encodePointerToken(path)}`,
+        construct: "unsafe-path-template",
+        level: "unsupported",
+        message: `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`,
+      });
+      continue;
+    }
     items.push([path, pathItem]);
   }
   // Declared operationIds keep their names: generated names and renamed duplicates avoid all of them.
@@ -157,6 +167,21 @@ function compileOperations(
     }
   }
   return endpoints;
+}
+
+/**
+ * Why a path template cannot be executed safely, or undefined. A template is document text: an absolute
+ * or protocol-relative URL would leave the bound origin, and a query string or fragment could override
+ * trusted query credentials (docs/sources/openapi.md, "Left out").
+ */
+function unsafeTemplate(path: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return "is an absolute URL";
+  if (path.startsWith("//")) return "is a protocol-relative URL";
+  if (!path.startsWith("/")) return 'does not start with "/"';
+  if (path.includes("?")) return "carries a query string";
+  if (path.includes("#")) return "carries a fragment";
+  if (path.includes("\\")) return "contains a backslash";
+  return undefined;
 }
 
 function operationIdOf(operation: unknown): string | undefined {
