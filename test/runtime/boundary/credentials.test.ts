@@ -284,7 +284,7 @@ describe("path templates carry no query keys of their own", () => {
       inputSchema: { type: "object", properties: { q: str }, additionalProperties: false },
       outputSchema: { type: "object" },
       fields: [],
-      execution: { kind: "http" as const, method: "get", path, successStatus: [200] },
+      execution: { kind: "http" as const, method: "get" as const, path, successStatus: [200] },
     });
     const spec: ToolSpec = {
       name: "api",
