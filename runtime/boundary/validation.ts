@@ -54,9 +54,51 @@ export class ValidatorSet {
       validator = this.ajv.compile(schema as object);
       this.cache.set(schema, validator);
     }
-    if (validator(value)) return [];
-    return (validator.errors ?? []).map(toViolation);
+    if (!validator(value)) return (validator.errors ?? []).map(toViolation);
+    // ajv's number and integer checks accept Infinity and NaN, which JSON cannot carry: a response
+    // number that overflowed to Infinity (`1e999`) must not pass, nor be projected.
+    const pointer = nonFinitePointer(value);
+    return pointer === undefined
+      ? []
+      : [
+          {
+            pointer,
+            keyword: "type",
+            message: `${pointer || "(root)"} must be a finite number (JSON has no Infinity or NaN)`,
+          },
+        ];
   }
+}
+
+/**
+ * The JSON Pointer of the first non-finite number in `value`, or undefined. Iterative, so any nesting
+ * depth is walked without growing the call stack; containers only are pushed.
+ */
+function nonFinitePointer(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, ""]];
+  while (pending.length > 0) {
+    const [current, at] = pending.pop()!;
+    if (typeof current === "number") {
+      if (!Number.isFinite(current)) return at;
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) {
+        const item = current[index] as unknown;
+        if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
+          pending.push([item, `${at}/${index}`]);
+      }
+      continue;
+    }
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
+        pending.push([item, `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
+    }
+  }
+  return undefined;
 }
 
 export function toViolation(error: ErrorObject): SchemaViolation {

@@ -5,7 +5,12 @@
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
-import { DefinitionSet, encodePointerToken, sanitizeLocation } from "schemarouter/internal";
+import {
+  DefinitionSet,
+  encodePointerToken,
+  sanitizeLocation,
+  withoutQueryOrFragment,
+} from "schemarouter/internal";
 import type { OpenApiSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
 import { sortIssues } from "../compatibility.js";
@@ -248,14 +253,20 @@ function reportDocumentLevel(doc: Node, report: (issue: CompatibilityIssue) => v
   });
 }
 
+/**
+ * The first server's origin and base path, as descriptive data (the binding's base URL is what runs).
+ * Userinfo, query and fragment never survive; a protocol-relative or relative URL has no origin.
+ */
 function firstServer(doc: Node): { origin?: string; basePath: string } {
   const url = Array.isArray(doc.servers) ? (doc.servers[0] as Node | undefined)?.url : undefined;
   if (typeof url !== "string" || url.includes("{")) return { basePath: "" };
+  const relativeTo = url.startsWith("//") ? "https:" : "";
   try {
-    const parsed = new URL(url);
-    return { origin: parsed.origin, basePath: parsed.pathname.replace(/\/+$/, "") };
+    const parsed = new URL(relativeTo + url);
+    const basePath = parsed.pathname.replace(/\/+$/, "");
+    return relativeTo === "" ? { origin: parsed.origin, basePath } : { basePath };
   } catch {
-    return { basePath: url.replace(/\/+$/, "") };
+    return { basePath: withoutQueryOrFragment(url).replace(/\/+$/, "") };
   }
 }
 
