@@ -6,10 +6,10 @@
 import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { JsonSchema } from "../model/specs.js";
+import { addLinearFormats, addLinearUniqueItems } from "./formats.js";
 import { linearRegExp } from "./regexp.js";
 
 type AjvModule = typeof import("ajv/dist/2020.js");
-type AddFormats = (ajv: Ajv2020) => Ajv2020;
 
 /**
  * The validation options every validator shares (the build's precompiled config validator too). At run
@@ -27,10 +27,9 @@ export const AJV_OPTIONS = Object.freeze({
 function createAjv(): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as AjvModule;
-  const formats = require("ajv-formats") as { default?: AddFormats } & AddFormats;
-  const addFormats = formats.default ?? formats;
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { optimize: false, regExp: linearRegExp } });
-  addFormats(ajv);
+  addLinearFormats(ajv);
+  addLinearUniqueItems(ajv);
   return ajv;
 }
 
