@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
-import { describeCause, readBounded } from "../http/bounded-read.js";
+import { abandonBody, describeCause, readBounded } from "../http/bounded-read.js";
 import { statusError } from "./response.js";
 import type { OptimadeBase } from "./url.js";
 
@@ -52,7 +52,7 @@ export async function fetchPage(
     return typeof value === "string" ? value : undefined;
   };
   if (status >= 300 && status < 400) {
-    await response.body.dump().catch(() => undefined);
+    abandonBody(response.body);
     throw new InvocationError(
       "TRANSPORT_REFUSED",
       `${route}: the provider answered a redirect (${status}); redirects are not followed.`,
