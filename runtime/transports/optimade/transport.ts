@@ -10,7 +10,7 @@ import { CallRefusedError, InvocationError, LoadError } from "../../errors/error
 import type { DispatcherLike } from "../http/dispatcher-like.js";
 import { checkPlaintextCredentials } from "../http/plaintext.js";
 import { fetchPage, type PageTransport } from "./fetch.js";
-import { checkFilterArgument, filterableNames } from "./filter-argument.js";
+import { checkFilterArgument, filterableNames, filterTypesOfOutput } from "./filter-argument.js";
 import { type Envelope, isRecord, nextLinkOf, parseEnvelope } from "./response.js";
 import {
   checkNextLink,
@@ -105,7 +105,13 @@ async function invokeOptimade(transport: Transport, context: InvocationContext):
   }
   const filterParameter = endpoint.parameters.find((parameter) => parameter.name === "filter");
   const filter = filterParameter === undefined ? undefined : args.filter;
-  if (typeof filter === "string") checkFilterArgument(filter, filterableNames(tool, endpoint.fields), route);
+  if (typeof filter === "string")
+    checkFilterArgument(
+      filter,
+      filterableNames(tool, endpoint.fields),
+      route,
+      filterTypesOfOutput(context.outputSchema),
+    );
   const path = endpointPath(
     transport.base,
     execution.entryType,
