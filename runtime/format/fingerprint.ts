@@ -243,7 +243,7 @@ export class DefinitionSet {
         digest = sha256(bytes);
         text = utf8.decode(bytes);
       } else {
-        const def = this.defs[name];
+        const def = Object.hasOwn(this.defs, name) ? this.defs[name] : undefined;
         if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
         // One serialization gives both the digest and the direct references.
         text = canonicalJson(def);
@@ -280,7 +280,7 @@ export class DefinitionSet {
     if (refs === undefined) {
       // Known digests (the compiler's) come without references: walk the definition for those.
       if (this.bytesOf === undefined && this.digests.has(name)) {
-        const def = this.defs[name];
+        const def = Object.hasOwn(this.defs, name) ? this.defs[name] : undefined;
         if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
         refs = directDefRefs(def);
       } else {

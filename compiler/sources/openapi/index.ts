@@ -119,7 +119,8 @@ function compileOperations(
     const unsafe = unsafeTemplate(path);
     if (unsafe !== undefined) {
       report({
-        pointer: `/paths/${encodePointerToken(path)}`,
+        // The template's query, fragment and userinfo are not repeated in the report (they may be secrets).
+        pointer: `/paths/${encodePointerToken(redactedTemplate(path))}`,
         construct: "unsafe-path-template",
         level: "unsupported",
         message: `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`,
@@ -187,6 +188,15 @@ function unsafeTemplate(path: string): string | undefined {
   if (path.includes("#")) return "carries a fragment";
   if (path.includes("\\")) return "contains a backslash";
   return undefined;
+}
+
+/** A template as it may be shown: sanitized like a URL, its query and fragment replaced by `…`. */
+function redactedTemplate(path: string): string {
+  const shown = sanitizeLocation(path);
+  const query = path.indexOf("?");
+  const fragment = path.indexOf("#");
+  const marks = `${query >= 0 ? "?…" : ""}${fragment >= 0 ? "#…" : ""}`;
+  return `${shown}${marks}`;
 }
 
 function operationIdOf(operation: unknown): string | undefined {
@@ -282,7 +292,8 @@ function usedDefs(
   defs: Record<string, JsonSchema>,
   endpoints: readonly EndpointSpec[],
 ): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
+  // Null prototype: `__proto__` is an ordinary definition name here, never the object's prototype.
+  const out = Object.create(null) as Record<string, JsonSchema>;
   for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
   return out;
 }

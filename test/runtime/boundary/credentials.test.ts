@@ -266,8 +266,8 @@ describe("path templates carry no query keys of their own", () => {
     const reported = result.compatibility.filter((issue) => issue.construct === "unsafe-path-template");
     expect(reported.map((issue) => [issue.pointer, issue.level, issue.message.split(";")[0]])).toEqual([
       ["/paths/https:~1~1evil.example~1notes", "unsupported", "path template is an absolute URL"],
-      ["/paths/notes#frag", "unsupported", 'path template does not start with "/"'],
-      ["/paths/~1notes?api_key=ATTACKER_KEY", "unsupported", "path template carries a query string"],
+      ["/paths/notes#…", "unsupported", 'path template does not start with "/"'],
+      ["/paths/~1notes?…", "unsupported", "path template carries a query string"],
       ["/paths/~1~1evil.example~1notes", "unsupported", "path template is a protocol-relative URL"],
     ]);
   });
