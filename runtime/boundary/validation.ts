@@ -56,46 +56,54 @@ export class ValidatorSet {
     if (!validator(value)) return (validator.errors ?? []).map(toViolation);
     // ajv's number and integer checks accept Infinity and NaN, which JSON cannot carry: a response
     // number that overflowed to Infinity (`1e999`) must not pass, nor be projected.
-    const pointer = nonFinitePointer(value);
-    return pointer === undefined
-      ? []
-      : [
-          {
-            pointer,
+    const found = nonFiniteOrTooDeep(value);
+    if (found === undefined) return [];
+    return [
+      found.kind === "depth"
+        ? {
+            pointer: found.pointer,
+            keyword: "maxDepth",
+            message: `${found.pointer} is nested deeper than ${MAX_VALUE_DEPTH} levels; such values are refused`,
+          }
+        : {
+            pointer: found.pointer,
             keyword: "type",
-            message: `${pointer || "(root)"} must be a finite number (JSON has no Infinity or NaN)`,
+            message: `${found.pointer || "(root)"} must be a finite number (JSON has no Infinity or NaN)`,
           },
-        ];
+    ];
   }
 }
 
 /**
- * The JSON Pointer of the first non-finite number in `value`, or undefined. Iterative, so any nesting
- * depth is walked without growing the call stack; containers only are pushed.
+ * Deepest nesting a validated value may have. Deeper JSON parses, but copying, freezing or projecting
+ * it recursively would overflow the call stack (a crash instead of a refusal).
  */
-function nonFinitePointer(value: unknown): string | undefined {
-  const pending: [unknown, string][] = [[value, ""]];
+export const MAX_VALUE_DEPTH = 512;
+
+/**
+ * The first non-finite number in `value`, or the first container nested deeper than MAX_VALUE_DEPTH,
+ * with its JSON Pointer; undefined when there is neither. Iterative: any depth is walked safely.
+ */
+function nonFiniteOrTooDeep(value: unknown): { kind: "finite" | "depth"; pointer: string } | undefined {
+  const pending: [unknown, string, number][] = [[value, "", 0]];
   while (pending.length > 0) {
-    const [current, at] = pending.pop()!;
+    const [current, at, depth] = pending.pop()!;
     if (typeof current === "number") {
-      if (!Number.isFinite(current)) return at;
+      if (!Number.isFinite(current)) return { kind: "finite", pointer: at };
       continue;
     }
     if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_VALUE_DEPTH) return { kind: "depth", pointer: at };
+    const push = (item: unknown, key: string) => {
+      if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
+        pending.push([item, `${at}/${key}`, depth + 1]);
+    };
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) {
-        const item = current[index] as unknown;
-        if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
-          pending.push([item, `${at}/${index}`]);
-      }
+      for (let index = current.length - 1; index >= 0; index--) push(current[index], String(index));
       continue;
     }
     const record = current as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
-        pending.push([item, `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
-    }
+    for (const key of Object.keys(record)) push(record[key], key.replace(/~/g, "~0").replace(/\//g, "~1"));
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
 import { isSensitiveHeader } from "./headers.js";
 import { checkPlaintextCredentials } from "./plaintext.js";
+import { redactSecrets, secretsOf } from "./redact-secrets.js";
 import { type BaseUrl, requestPath } from "./route.js";
 
 export { encodePathSegment } from "./route.js";
@@ -58,6 +59,8 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
   }
   const trustedQuery = trustedQueryOf(options.query ?? {});
+  // Credential values an upstream's error body might echo back (never repeated in errors).
+  const secrets = secretsOf(Object.values(trusted), trustedQuery.values());
   checkPlaintextCredentials(
     "HTTP",
     new URL(options.baseUrl),
@@ -144,7 +147,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       }
       if (!response.success) {
         // The status decides: an error body is only sampled (bounded), never a reason for another code.
-        const detail = response.body.slice(0, 500);
+        const detail = redactSecrets(response.body.slice(0, 500), secrets);
         const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
         const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
         throw new InvocationError("HTTP_STATUS", message, details, {
