@@ -17,11 +17,12 @@ import {
 import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
 import { loadConfig, type ResolvedConfig, type SourceConfig } from "../config/config.js";
 import { emitArtifact } from "../emit/artifact.js";
-import { emitBindings } from "../emit/bindings.js";
+import { bindingPaths, emitBindings } from "../emit/bindings.js";
 import { readPreviousLock, readPreviousState, reuseSource } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { readTemplateText } from "../emit/template.js";
 import { type OutputFile, type WriteResult, writeOutputs } from "../emit/write.js";
+import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
 import { applyOverlays } from "../overlays/overlays.js";
 import type { SourceContext, SourceResult } from "../sources/types.js";
@@ -74,6 +75,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   };
   const previousLock = readPreviousLock(config.lockfile);
   const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;
+  // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
+  const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
   const compiled: CompiledSource[] = [];
   const verified = new Map<string, readonly OutputFile[]>();
   const notes: string[] = [];
@@ -93,6 +96,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
             template,
             artifactPathOf(name, config),
             register,
+            record,
           );
     if (hit !== undefined) {
       compiled.push(hit.source);
@@ -119,7 +123,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
         },
     ),
     { path: config.lockfile, contents: serializeLockfile(lock) },
-    ...(await emitBindings(compiled, config, lock, verified)),
+    ...(await emitBindings(compiled, config, lock, verified, record)),
   ];
   const previous =
     previousLock === undefined
@@ -146,6 +150,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     );
   }
   const write = await writeOutputs(files, mode);
+  if (record !== undefined) {
+    const bindingFiles = new Set(
+      compiled.flatMap((source) => Object.values(bindingPaths(config.outDir, source.name))),
+    );
+    await record.save(files.filter((file) => bindingFiles.has(file.path)));
+  }
   const summaries = summarizeLockChanges(previous?.state.lock, lock);
   return {
     config,

@@ -2,23 +2,9 @@
  * Configuration of an `mcp` source: its JSON Schema fragment and the checks the adapter repeats (exactly
  * one of stdio/url, effects from the allowed set). sources/mcp/connection.ts turns it into a connection.
  */
-import { resolve } from "node:path";
-import type {
-  FieldSpec,
-  JsonObject,
-  ListedTool,
-  McpConnectionOptions,
-  ToolExecution,
-} from "schemarouter/internal";
-import {
-  checkMcpHeaders,
-  checkMcpUrl,
-  type ErrorDetailsOf,
-  mcpExecutionIdentity,
-  pickEnv,
-  SchemaRouterError,
-} from "schemarouter/internal";
-import type { FieldOverlay, McpSourceConfig } from "./config.js";
+import type { ErrorDetailsOf, JsonObject } from "schemarouter/internal";
+import { SchemaRouterError } from "schemarouter/internal";
+import type { McpSourceConfig } from "./config.js";
 import { ENV_NAME_PATTERN, fieldOverlaySchema } from "./fragments.js";
 
 export type { FieldOverlay, McpSourceConfig } from "./config.js";

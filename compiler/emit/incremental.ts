@@ -1,8 +1,9 @@
 /**
  * Incremental compile: digests decide what needs regenerating. A local OpenAPI source is reused
  * without being parsed again when its document bytes still have the locked digest, its artifact
- * still has the locked digest, and both binding modules carry the stamps this compile would write
- * (the client's stamp covers the config entry and the whole lock entry). Remote sources (URLs, MCP,
+ * still has the locked digest, and its binding modules carry the stamps this compile would write
+ * (the client's stamp covers the config entry and the whole lock entry) and are the bytes this
+ * compiler last wrote (written-record.ts). Remote sources (URLs, MCP,
  * OPTIMADE) and local tool modules are always resolved again; their bindings are still kept when
  * the artifact they would be generated from did not change (see bindings.ts).
  */
@@ -25,6 +26,7 @@ import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { currentBindings, expectedStamps } from "./bindings.js";
 import type { CompiledSource } from "./lockfile.js";
 import { fileOnDisk, type OutputFile } from "./write.js";
+import type { WrittenRecord } from "./written-record.js";
 
 export interface ReusedSource {
   readonly source: CompiledSource;
@@ -53,6 +55,7 @@ export async function reuseSource(
   templateText: string,
   artifactPath: string,
   register: (name: string, kind: SourceKind, artifact: Artifact) => RegisteredTool[],
+  record: WrittenRecord | undefined,
 ): Promise<ReusedSource | undefined> {
   if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
   const locked = previous?.sources[name];
@@ -71,6 +74,7 @@ export async function reuseSource(
     name,
     resolved,
     expectedStamps(name, locked, resolved, templateText),
+    record,
   );
   if (bindings === undefined) return undefined;
   return {

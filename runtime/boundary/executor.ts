@@ -14,7 +14,7 @@ import {
 } from "../errors/errors.js";
 import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
-import type { EndpointSpec, FieldSpec, ToolCall, ToolResult, ToolSpec } from "../model/specs.js";
+import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall, ToolResult, ToolSpec } from "../model/specs.js";
 import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
@@ -117,7 +117,9 @@ export class Executor {
     // Not async: the invoker's own promise is chained once (a synchronous throw is mapped the same).
     let pending: Promise<unknown>;
     try {
-      pending = Promise.resolve(prepared.binding.invoker.invoke(new AttemptContext(prepared, source)));
+      pending = Promise.resolve(
+        prepared.binding.invoker.invoke(new AttemptContext(prepared, source, this.schemas)),
+      );
     } catch (error) {
       return Promise.reject(error).catch(failed);
     }
@@ -242,17 +244,25 @@ class AttemptContext implements InvocationContext {
   readonly selectedFields: readonly FieldSpec[];
   readonly onStop: (listener: () => void) => () => void;
   readonly #source: StopSource;
+  readonly #prepared: PreparedCall;
+  readonly #schemas: ContractSchemas;
 
-  constructor(prepared: PreparedCall, source: StopSource) {
+  constructor(prepared: PreparedCall, source: StopSource, schemas: ContractSchemas) {
     this.call = prepared.call;
     this.tool = prepared.registered.tool;
     this.endpoint = prepared.endpoint;
     this.selectedFields = prepared.fields;
     this.#source = source;
+    this.#prepared = prepared;
+    this.#schemas = schemas;
     this.onStop = (listener) => source.onStop(listener);
   }
 
   get signal(): AbortSignal {
     return this.#source.signal;
+  }
+
+  get outputSchema(): JsonSchema {
+    return this.#schemas.of(this.#prepared.registered, this.#prepared.endpoint, "output");
   }
 }

@@ -2,7 +2,7 @@
  * The trusted invoker contract: what a transport implements. The executor owns every check; an
  * invoker only moves a validated call over its transport and returns the raw output.
  */
-import type { EndpointSpec, FieldSpec, ToolCall, ToolSpec } from "../model/specs.js";
+import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall, ToolSpec } from "../model/specs.js";
 
 export interface InvocationContext {
   /** Detached copy of the validated call. */
@@ -21,6 +21,12 @@ export interface InvocationContext {
    * executor; optional for code that builds contexts itself.
    */
   readonly onStop?: (listener: () => void) => () => void;
+  /**
+   * The endpoint's locked output schema as one self-contained document (the shared definitions it uses
+   * under `$defs`), e.g. for a transport that checks request values against declared types. Always set
+   * by the executor; optional for code that builds contexts itself.
+   */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** What stops an attempt: an AbortSignal made on demand, and the cheap callback form of it. */

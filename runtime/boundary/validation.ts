@@ -6,10 +6,10 @@
 import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { JsonSchema } from "../model/specs.js";
+import { addLinearFormats, addLinearUniqueItems } from "./formats.js";
 import { linearRegExp } from "./regexp.js";
 
 type AjvModule = typeof import("ajv/dist/2020.js");
-type AddFormats = (ajv: Ajv2020) => Ajv2020;
 
 /**
  * The validation options every validator shares (the build's precompiled config validator too). At run
@@ -27,10 +27,9 @@ export const AJV_OPTIONS = Object.freeze({
 function createAjv(): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as AjvModule;
-  const formats = require("ajv-formats") as { default?: AddFormats } & AddFormats;
-  const addFormats = formats.default ?? formats;
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { optimize: false, regExp: linearRegExp } });
-  addFormats(ajv);
+  addLinearFormats(ajv);
+  addLinearUniqueItems(ajv);
   return ajv;
 }
 
@@ -54,9 +53,59 @@ export class ValidatorSet {
       validator = this.ajv.compile(schema as object);
       this.cache.set(schema, validator);
     }
-    if (validator(value)) return [];
-    return (validator.errors ?? []).map(toViolation);
+    if (!validator(value)) return (validator.errors ?? []).map(toViolation);
+    // ajv's number and integer checks accept Infinity and NaN, which JSON cannot carry: a response
+    // number that overflowed to Infinity (`1e999`) must not pass, nor be projected.
+    const found = nonFiniteOrTooDeep(value);
+    if (found === undefined) return [];
+    return [
+      found.kind === "depth"
+        ? {
+            pointer: found.pointer,
+            keyword: "maxDepth",
+            message: `${found.pointer} is nested deeper than ${MAX_VALUE_DEPTH} levels; such values are refused`,
+          }
+        : {
+            pointer: found.pointer,
+            keyword: "type",
+            message: `${found.pointer || "(root)"} must be a finite number (JSON has no Infinity or NaN)`,
+          },
+    ];
   }
+}
+
+/**
+ * Deepest nesting a validated value may have. Deeper JSON parses, but copying, freezing or projecting
+ * it recursively would overflow the call stack (a crash instead of a refusal).
+ */
+export const MAX_VALUE_DEPTH = 512;
+
+/**
+ * The first non-finite number in `value`, or the first container nested deeper than MAX_VALUE_DEPTH,
+ * with its JSON Pointer; undefined when there is neither. Iterative: any depth is walked safely.
+ */
+function nonFiniteOrTooDeep(value: unknown): { kind: "finite" | "depth"; pointer: string } | undefined {
+  const pending: [unknown, string, number][] = [[value, "", 0]];
+  while (pending.length > 0) {
+    const [current, at, depth] = pending.pop()!;
+    if (typeof current === "number") {
+      if (!Number.isFinite(current)) return { kind: "finite", pointer: at };
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= MAX_VALUE_DEPTH) return { kind: "depth", pointer: at };
+    const push = (item: unknown, key: string) => {
+      if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item === "object")
+        pending.push([item, `${at}/${key}`, depth + 1]);
+    };
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) push(current[index], String(index));
+      continue;
+    }
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) push(record[key], key.replace(/~/g, "~0").replace(/\//g, "~1"));
+  }
+  return undefined;
 }
 
 export function toViolation(error: ErrorObject): SchemaViolation {

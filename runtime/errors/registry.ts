@@ -323,7 +323,15 @@ export const ERRORS = {
       source: optional(source),
       reason: optional(
         oneOf(
-          ["trusted-query", "binding-identity", "next-invalid", "next-origin", "next-path", "next-repeats"],
+          [
+            "trusted-query",
+            "template-query",
+            "binding-identity",
+            "next-invalid",
+            "next-origin",
+            "next-path",
+            "next-repeats",
+          ],
           "Which rule refused it (a CallRefusedError before sending; an InvocationError once a response came).",
         ),
       ),

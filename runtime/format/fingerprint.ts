@@ -19,7 +19,33 @@ import type { EndpointSpec, JsonSchema, ToolSpec } from "../model/specs.js";
  * native serializer is used for it, whole or per subtree; everything else goes through the writer.
  */
 export function canonicalJson(value: unknown): string {
-  return value !== undefined && isCanonicalOrder(value) ? JSON.stringify(value) : write(value);
+  const text = value !== undefined && isCanonicalOrder(value) ? JSON.stringify(value) : write(value);
+  // JSON.stringify escapes a lone surrogate as `\udXXX` and never escapes a valid pair, so only then can
+  // the text contain such an escape (or a string holding those six characters literally): RFC 8785
+  // §3.2.2.2 requires rejecting lone surrogates, which the walk below tells apart.
+  if (ESCAPED_SURROGATE.test(text)) rejectLoneSurrogates(value);
+  return text;
+}
+
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Throws when any string or key in `value` holds a lone UTF-16 surrogate. Iterative. */
+function rejectLoneSurrogates(value: unknown): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === "string") {
+      if (LONE_SURROGATE.test(current))
+        throw new TypeError("canonicalJson: a string holds a lone surrogate, which RFC 8785 does not allow");
+    } else if (current !== null && typeof current === "object") {
+      if (Array.isArray(current)) pending.push(...current);
+      else
+        for (const key of Object.keys(current)) {
+          pending.push(key, (current as Record<string, unknown>)[key]);
+        }
+    }
+  }
 }
 
 /**
@@ -217,7 +243,7 @@ export class DefinitionSet {
         digest = sha256(bytes);
         text = utf8.decode(bytes);
       } else {
-        const def = this.defs[name];
+        const def = Object.hasOwn(this.defs, name) ? this.defs[name] : undefined;
         if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
         // One serialization gives both the digest and the direct references.
         text = canonicalJson(def);
@@ -254,7 +280,7 @@ export class DefinitionSet {
     if (refs === undefined) {
       // Known digests (the compiler's) come without references: walk the definition for those.
       if (this.bytesOf === undefined && this.digests.has(name)) {
-        const def = this.defs[name];
+        const def = Object.hasOwn(this.defs, name) ? this.defs[name] : undefined;
         if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
         refs = directDefRefs(def);
       } else {

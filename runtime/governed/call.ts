@@ -194,6 +194,9 @@ async function runRoute(
         } catch (error) {
           throw asSchemaRefusal(error, "output", route);
         }
+        // Validation and projection are synchronous: a deadline that passed while they ran still stops
+        // the run (docs/runtime/execution-boundary.md).
+        run.throwIfStopped(route);
       } catch (error) {
         const stop = run.stopError(route);
         if (stop !== undefined) throw new RouteFailure(stop, attempts, false);

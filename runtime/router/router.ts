@@ -50,6 +50,7 @@ import {
 import {
   createMcpInvoker,
   type McpConnectionOptions,
+  type McpRelistPolicy,
   mcpClientFactory,
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
@@ -60,6 +61,8 @@ export interface McpBindingOptions {
   readonly mcp: McpConnectionOptions;
   /** Bound of every MCP request (default 30 s). */
   readonly timeoutMs?: number;
+  /** Which calls re-list the server's tools first (default `"non-read"`; see McpInvokerOptions). */
+  readonly relistBefore?: McpRelistPolicy;
 }
 
 /**
@@ -364,6 +367,7 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       connect: mcpClientFactory(config.mcp),
       expected: registered.remoteDigests,
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+      ...(config.relistBefore !== undefined ? { relistBefore: config.relistBefore } : {}),
     });
   }
   if ("optimade" in config) {

@@ -22,7 +22,7 @@ import type { FieldOverlay, McpSourceConfig } from "../../config/config.js";
 import { ENV_NAME_PATTERN } from "../../config/fragments.js";
 import type { SourceContext } from "../types.js";
 
-const ENV_NAME = ENV_NAME_PATTERN;
+const _ENV_NAME = ENV_NAME_PATTERN;
 
 export interface McpConnection {
   readonly options: McpConnectionOptions;

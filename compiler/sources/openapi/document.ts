@@ -62,7 +62,14 @@ export async function loadOpenApiDocument(
       `"openapi" is ${JSON.stringify(openapi)}; schemarouter reads OpenAPI 3.0.x and 3.1.x (convert Swagger 2.0 documents first).`,
     );
   }
-  return { doc, version, documentDigest: sha256(bytes), location: sanitizeLocation(location), base };
+  return {
+    doc,
+    version,
+    documentDigest: sha256(bytes),
+    // A file path is kept as written ("#" and "?" are legal in file names); a URL loses its secrets.
+    location: isUrl(location) ? sanitizeLocation(location) : location,
+    base,
+  };
 }
 
 function parseDocument(source: string, raw: string): Record<string, unknown> {

@@ -5,7 +5,12 @@
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
-import { DefinitionSet, encodePointerToken, sanitizeLocation } from "schemarouter/internal";
+import {
+  DefinitionSet,
+  encodePointerToken,
+  sanitizeLocation,
+  withoutQueryOrFragment,
+} from "schemarouter/internal";
 import type { OpenApiSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
 import { sortIssues } from "../compatibility.js";
@@ -111,6 +116,17 @@ function compileOperations(
         continue;
       }
     }
+    const unsafe = unsafeTemplate(path);
+    if (unsafe !== undefined) {
+      report({
+        // The template's query, fragment and userinfo are not repeated in the report (they may be secrets).
+        pointer: `/paths/${encodePointerToken(redactedTemplate(path))}`,
+        construct: "unsafe-path-template",
+        level: "unsupported",
+        message: `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`,
+      });
+      continue;
+    }
     items.push([path, pathItem]);
   }
   // Declared operationIds keep their names: generated names and renamed duplicates avoid all of them.
@@ -157,6 +173,30 @@ function compileOperations(
     }
   }
   return endpoints;
+}
+
+/**
+ * Why a path template cannot be executed safely, or undefined. A template is document text: an absolute
+ * or protocol-relative URL would leave the bound origin, and a query string or fragment could override
+ * trusted query credentials (docs/sources/openapi.md, "Left out").
+ */
+function unsafeTemplate(path: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return "is an absolute URL";
+  if (path.startsWith("//")) return "is a protocol-relative URL";
+  if (!path.startsWith("/")) return 'does not start with "/"';
+  if (path.includes("?")) return "carries a query string";
+  if (path.includes("#")) return "carries a fragment";
+  if (path.includes("\\")) return "contains a backslash";
+  return undefined;
+}
+
+/** A template as it may be shown: sanitized like a URL, its query and fragment replaced by `…`. */
+function redactedTemplate(path: string): string {
+  const shown = sanitizeLocation(path);
+  const query = path.indexOf("?");
+  const fragment = path.indexOf("#");
+  const marks = `${query >= 0 ? "?…" : ""}${fragment >= 0 ? "#…" : ""}`;
+  return `${shown}${marks}`;
 }
 
 function operationIdOf(operation: unknown): string | undefined {
@@ -223,14 +263,20 @@ function reportDocumentLevel(doc: Node, report: (issue: CompatibilityIssue) => v
   });
 }
 
+/**
+ * The first server's origin and base path, as descriptive data (the binding's base URL is what runs).
+ * Userinfo, query and fragment never survive; a protocol-relative or relative URL has no origin.
+ */
 function firstServer(doc: Node): { origin?: string; basePath: string } {
   const url = Array.isArray(doc.servers) ? (doc.servers[0] as Node | undefined)?.url : undefined;
   if (typeof url !== "string" || url.includes("{")) return { basePath: "" };
+  const relativeTo = url.startsWith("//") ? "https:" : "";
   try {
-    const parsed = new URL(url);
-    return { origin: parsed.origin, basePath: parsed.pathname.replace(/\/+$/, "") };
+    const parsed = new URL(relativeTo + url);
+    const basePath = parsed.pathname.replace(/\/+$/, "");
+    return relativeTo === "" ? { origin: parsed.origin, basePath } : { basePath };
   } catch {
-    return { basePath: url.replace(/\/+$/, "") };
+    return { basePath: withoutQueryOrFragment(url).replace(/\/+$/, "") };
   }
 }
 
@@ -246,7 +292,8 @@ function usedDefs(
   defs: Record<string, JsonSchema>,
   endpoints: readonly EndpointSpec[],
 ): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
+  // Null prototype: `__proto__` is an ordinary definition name here, never the object's prototype.
+  const out = Object.create(null) as Record<string, JsonSchema>;
   for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
   return out;
 }

@@ -26,7 +26,8 @@ export class UnsupportedConstruct extends Error {
 const KEPT_EXTENSIONS = new Set(["x-unit"]);
 
 export class SchemaConverter {
-  readonly defs: Record<string, JsonSchema> = {};
+  /** Null prototype: a definition named `constructor` or `__proto__` is a definition like any other. */
+  readonly defs: Record<string, JsonSchema> = Object.create(null) as Record<string, JsonSchema>;
   private readonly names = new Map<string, string>();
   private readonly usedNames = new Set<string>();
   private readonly edges = new Map<string, Set<string>>();
@@ -150,7 +151,7 @@ export class SchemaConverter {
     }
     const failure = this.failed.get(name);
     if (failure !== undefined) throw failure;
-    if (!(name in this.defs)) {
+    if (!Object.hasOwn(this.defs, name)) {
       const target = this.lookup(ref);
       if (target === undefined) {
         throw new UnsupportedConstruct({

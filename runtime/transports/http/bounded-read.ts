@@ -4,8 +4,24 @@
  */
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
 
+/** A response body the reader may abandon: destroyed, with late errors absorbed. */
+export type AbandonableBody = AsyncIterable<Uint8Array> & {
+  destroy(error?: Error): unknown;
+  on?(event: "error", listener: (error: unknown) => void): unknown;
+};
+
+/**
+ * Lets go of a body that will not be read: destroys it, and absorbs the error an HTTP client may still
+ * emit on it later (an abort or timeout of the finished request, the server resetting the connection),
+ * which would otherwise be an unhandled `error` event that ends the user's process.
+ */
+export function abandonBody(body: AbandonableBody): void {
+  body.on?.("error", () => undefined);
+  body.destroy();
+}
+
 export async function readBounded(
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  body: AbandonableBody,
   maxBytes: number,
   contentLength: string | undefined,
   route: string,
@@ -13,7 +29,7 @@ export async function readBounded(
 ): Promise<string> {
   const refused = declaredLengthError(contentLength, maxBytes, route);
   if (refused !== undefined) {
-    body.destroy();
+    abandonBody(body);
     throw refused;
   }
   const chunks: Uint8Array[] = [];
@@ -22,12 +38,13 @@ export async function readBounded(
     for await (const chunk of body) {
       received += chunk.byteLength;
       if (received > maxBytes) {
-        body.destroy();
+        abandonBody(body);
         throw tooLarge(route, maxBytes, received);
       }
       chunks.push(chunk);
     }
   } catch (error) {
+    abandonBody(body);
     if (error instanceof InvocationError) throw error;
     const reason = signal?.aborted ? "timed out" : "was interrupted";
     throw new InvocationUnavailableError(

@@ -148,6 +148,18 @@ function parsedPath(
       route,
     });
   }
+  // The template's own query string is document text: it must not carry a key that trusted
+  // configuration injects, nor one a declared parameter sends (servers that read the first value would
+  // take the document's). docs/trust-model.md §7.
+  for (const key of new Set(url.searchParams.keys())) {
+    if (trustedQuery.has(key) || query.some((parameter) => (parameter.wireName ?? parameter.name) === key)) {
+      throw new CallRefusedError(
+        "TRANSPORT_REFUSED",
+        `${route}: the endpoint's path template sets query key "${key}", which only trusted runtime configuration or the declared parameter may set; recompile the source (schemarouter compile skips such templates).`,
+        { route, parameter: key, reason: "template-query" },
+      );
+    }
+  }
   queryOf(query, args, route, trustedQuery, url.searchParams);
   return url.pathname + url.search;
 }

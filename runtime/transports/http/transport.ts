@@ -11,6 +11,8 @@ import type { EndpointSpec } from "../../model/specs.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
 import { isSensitiveHeader } from "./headers.js";
+import { checkPlaintextCredentials } from "./plaintext.js";
+import { redactSecrets, secretsOf } from "./redact-secrets.js";
 import { type BaseUrl, requestPath } from "./route.js";
 
 export { encodePathSegment } from "./route.js";
@@ -39,6 +41,11 @@ export interface HttpBindingOptions {
   readonly maxResponseBytes?: number;
   /** Custom undici Dispatcher (e.g. a tuned Agent or a proxy); trusted local code only. */
   readonly dispatcher?: DispatcherLike;
+  /**
+   * Sends `headers` and `query` over plain `http://` to a host that is not loopback. Off by default:
+   * such a binding is refused, since anyone on the path reads the credentials (docs/runtime/transports.md).
+   */
+  readonly allowPlaintextCredentials?: boolean;
 }
 
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -52,6 +59,14 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
   }
   const trustedQuery = trustedQueryOf(options.query ?? {});
+  // Credential values an upstream's error body might echo back (never repeated in errors).
+  const secrets = secretsOf(Object.values(trusted), trustedQuery.values());
+  checkPlaintextCredentials(
+    "HTTP",
+    new URL(options.baseUrl),
+    { headers: Object.keys(trusted).length, query: trustedQuery.size },
+    options.allowPlaintextCredentials,
+  );
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   // The option is an undici Dispatcher (DispatcherLike is its public name).
@@ -132,7 +147,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       }
       if (!response.success) {
         // The status decides: an error body is only sampled (bounded), never a reason for another code.
-        const detail = response.body.slice(0, 500);
+        const detail = redactSecrets(response.body.slice(0, 500), secrets);
         const details = { route, status, detail, retryAfter: response.headers["retry-after"] };
         const message = `${route}: upstream answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
         throw new InvocationError("HTTP_STATUS", message, details, {

@@ -47,7 +47,17 @@ export interface McpInvokerOptions {
   readonly maxListPages?: number;
   /** Trusted observer, called after every completed listing (connect and each list_changed). */
   readonly onToolsChecked?: (report: McpDriftReport) => void;
+  /**
+   * Which calls first re-list the server's tools and check the definition against the lock, so a
+   * definition changed since the last listing is refused even when the server sent no (or a late)
+   * `list_changed`: `"non-read"` (default: write, destructive and unclassified calls) or `"every-call"`
+   * (reads too). Reads otherwise rely on the listing at connect and on `list_changed`
+   * (docs/sources/mcp.md, "Drift at run time").
+   */
+  readonly relistBefore?: McpRelistPolicy;
 }
+
+export type McpRelistPolicy = "non-read" | "every-call";
 
 interface Session {
   readonly client: Client;
@@ -111,6 +121,9 @@ class McpInvoker implements Invoker {
     let session: Session;
     try {
       session = await abortable(this.session(), signal);
+      // A listing that starts after this call arrived: what the call is checked against is current.
+      if (endpoint.effect !== "read" || this.options.relistBefore === "every-call")
+        this.scheduleRefresh(session);
       await this.settled(session, signal);
     } catch (error) {
       throw toInvocationError(error, { source, tool, signal, phase: "connect", timeoutMs: this.timeoutMs });

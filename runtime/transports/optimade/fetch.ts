@@ -5,7 +5,8 @@
  */
 import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
-import { describeCause, readBounded } from "../http/bounded-read.js";
+import { abandonBody, describeCause, readBounded } from "../http/bounded-read.js";
+import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
 import { statusError } from "./response.js";
 import type { OptimadeBase } from "./url.js";
 
@@ -52,7 +53,7 @@ export async function fetchPage(
     return typeof value === "string" ? value : undefined;
   };
   if (status >= 300 && status < 400) {
-    await response.body.dump().catch(() => undefined);
+    abandonBody(response.body);
     throw new InvocationError(
       "TRANSPORT_REFUSED",
       `${route}: the provider answered a redirect (${status}); redirects are not followed.`,
@@ -69,7 +70,11 @@ export async function fetchPage(
     } catch {
       text = "";
     }
-    throw statusError(route, status, text, header("retry-after"));
+    // The provider may echo a trusted header back: its values never reach messages or details.
+    const secrets = secretsOf(
+      Object.entries(transport.headers).flatMap(([name, value]) => (name === "accept" ? [] : [value])),
+    );
+    throw statusError(route, status, redactSecrets(text, secrets), header("retry-after"));
   }
   let text: string;
   try {

@@ -8,8 +8,9 @@ import type { Dispatcher } from "undici";
 import type { InvocationContext, Invoker } from "../../boundary/invoker.js";
 import { CallRefusedError, InvocationError, LoadError } from "../../errors/errors.js";
 import type { DispatcherLike } from "../http/dispatcher-like.js";
+import { checkPlaintextCredentials } from "../http/plaintext.js";
 import { fetchPage, type PageTransport } from "./fetch.js";
-import { checkFilterArgument, filterableNames } from "./filter-argument.js";
+import { checkFilterArgument, filterableNames, filterTypesOfOutput } from "./filter-argument.js";
 import { type Envelope, isRecord, nextLinkOf, parseEnvelope } from "./response.js";
 import {
   checkNextLink,
@@ -45,6 +46,8 @@ export interface OptimadeInvokerOptions extends Partial<OptimadeLimits> {
   readonly headers?: Readonly<Record<string, string>>;
   /** Custom undici Dispatcher; trusted local code only. */
   readonly dispatcher?: DispatcherLike;
+  /** Sends `headers` over plain http to a host that is not loopback (see transports/http/plaintext.ts). */
+  readonly allowPlaintextCredentials?: boolean;
 }
 
 export function createOptimadeInvoker(options: OptimadeInvokerOptions): Invoker {
@@ -57,6 +60,12 @@ export function createOptimadeInvoker(options: OptimadeInvokerOptions): Invoker 
       throw new TypeError(`OPTIMADE binding: header "${name}" has a value with control characters`);
     headers[name.toLowerCase()] = value;
   }
+  checkPlaintextCredentials(
+    "OPTIMADE",
+    new URL(base.href),
+    { headers: Object.keys(options.headers ?? {}).length, query: 0 },
+    options.allowPlaintextCredentials,
+  );
   // The option is an undici Dispatcher (DispatcherLike is its public name).
   const dispatcher = options.dispatcher as Dispatcher | undefined;
   const transport: Transport = { base, limits, headers, dispatcher };
@@ -96,7 +105,13 @@ async function invokeOptimade(transport: Transport, context: InvocationContext):
   }
   const filterParameter = endpoint.parameters.find((parameter) => parameter.name === "filter");
   const filter = filterParameter === undefined ? undefined : args.filter;
-  if (typeof filter === "string") checkFilterArgument(filter, filterableNames(tool, endpoint.fields), route);
+  if (typeof filter === "string")
+    checkFilterArgument(
+      filter,
+      filterableNames(tool, endpoint.fields),
+      route,
+      filterTypesOfOutput(context.outputSchema),
+    );
   const path = endpointPath(
     transport.base,
     execution.entryType,

@@ -4,8 +4,10 @@
  * (backreferences, lookaround) or that are not ECMA-262 fail closed when the validator is compiled:
  * INPUT_SCHEMA_VIOLATION / OUTPUT_SCHEMA_VIOLATION with details.reason "unsupported-pattern".
  */
+
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildMcpSource } from "../../../compiler/sources/mcp/index.js";
 import { openapiAdapter } from "../../../compiler/sources/openapi/index.js";
@@ -46,6 +48,16 @@ const AGREEING: readonly [string, readonly string[]][] = [
   ["^[\\-\\]\\\\]+$", ["-]\\", "x"]],
   ["^\\/\\.\\*$", ["/.*", "/a*"]],
   ["^a{2,3}?b*?$", ["aab", "ab"]],
+  // Escape sets inside classes keep their ECMA-262 meaning (RE2's own `\S` in a class is ASCII).
+  ["^[\\S]+$", ["ab", "a\u00a0b", "a\u2028b", "a\uFEFFb"]],
+  ["^[^\\S]+$", [" \u00a0\u3000", "a"]],
+  ["^[\\S\\s]$", ["\u00a0", "x", "\n"]],
+  ["^[^\\s\\d]+$", ["ab", "a1", "a\u2003"]],
+  ["^[\\W\\d]+$", ["-1", "a"]],
+  ["^[^\\D]+$", ["123", "12a"]],
+  ["^\\p{Script=Greek}+$", ["αβγ", "ab", "Ω"]],
+  ["^[\\p{Lu}\\d]+$", ["AB12", "ab"]],
+  ["^\\P{L}+$", ["123", "1a"]],
 ];
 
 describe("the linear-time pattern engine", () => {
@@ -70,7 +82,7 @@ describe("the linear-time pattern engine", () => {
     ["a named backreference", "(?<x>a)\\k<x>"],
     ["a pattern that is not ECMA-262", "^]$"],
     ["an unterminated group", "(a"],
-    ["a script property RE2 spells differently", "^\\p{Script=Greek}$"],
+    ["a Script_Extensions property (RE2 has no such table)", "^\\p{Script_Extensions=Greek}$"],
     ["a repeat count above RE2's limit", "^a{2000}$"],
   ])("refuses %s (UNSUPPORTED_PATTERN)", (_name, pattern) => {
     expect(() => compilePattern(pattern)).toThrow(UnsupportedPatternError);
@@ -280,5 +292,79 @@ describe("compile-time compatibility reports (construct unsupported-pattern)", (
       ["/tools/find/inputSchema/properties/id/pattern", "unsupported"],
       ["/tools/other/inputSchema/patternProperties/(a)\\1", "unsupported"],
     ]);
+  });
+});
+
+describe("the translation against ECMA-262 itself (generated patterns)", () => {
+  // Code points where ECMA-262 and RE2 defaults differ: white space outside ASCII, line terminators,
+  // the ASCII word and digit edges, and an astral character.
+  const ALPHABET = [
+    "a",
+    "Z",
+    "0",
+    "9",
+    "_",
+    "-",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "\uFEFF",
+    "é",
+    "😀",
+  ];
+  const escapes = ["\\s", "\\S", "\\d", "\\D", "\\w", "\\W"];
+  const literal = fc.constantFrom("a", "Z", "0", "_", "-", "\\u00a0", "\\n", "é");
+  const atom = fc.letrec<{ atom: string; sequence: string }>((tie) => ({
+    atom: fc.oneof(
+      { depthSize: "small" },
+      literal,
+      fc.constantFrom(".", ...escapes),
+      fc
+        .tuple(
+          fc.boolean(),
+          fc.array(fc.oneof(literal, fc.constantFrom(...escapes), fc.constant("a-z")), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+        )
+        .map(([negate, items]) => `[${negate ? "^" : ""}${items.join("")}]`),
+      tie("sequence").map((inner) => `(?:${inner})`),
+      tie("sequence").map((inner) => `(${inner}|${"x"})`),
+    ),
+    sequence: fc
+      .array(
+        fc.tuple(tie("atom"), fc.constantFrom("", "", "*", "+", "?", "{1,2}", "*?")).map(([a, q]) => a + q),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((parts) => parts.join("")),
+  }));
+  const pattern = fc
+    .tuple(fc.boolean(), atom.sequence, fc.boolean())
+    .map(([start, body, end]) => `${start ? "^" : ""}${body}${end ? "$" : ""}`)
+    // Only valid u-mode patterns (e.g. `[\\s-a]` is a syntax error there).
+    .filter((source) => {
+      try {
+        new RegExp(source, "u");
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  const input = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 6 }).map((chars) => chars.join(""));
+
+  it("matches exactly what new RegExp(pattern, 'u') matches", () => {
+    fc.assert(
+      fc.property(pattern, fc.array(input, { minLength: 1, maxLength: 6 }), (source, inputs) => {
+        const compiled = compilePattern(source);
+        const native = new RegExp(source, "u");
+        for (const text of inputs)
+          expect([source, text, compiled.test(text)]).toEqual([source, text, native.test(text)]);
+      }),
+      { numRuns: 1500 },
+    );
   });
 });

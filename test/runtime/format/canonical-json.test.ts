@@ -111,7 +111,7 @@ describe("canonicalJson", () => {
     ["a leading hole", leading],
     ["a null-prototype object", nullProto],
     ["a Date (not a plain object)", { at: new Date(0) }],
-    ["escapes", { "\u2028": "\u0000\ud800", '"': "\\" }],
+    ["escapes", { "\u2028": "\u0000\u001f", '"': "\\" }],
   ])("matches the reference writer for %s", (_, value) => {
     expect(canonicalJson(value)).toBe(reference(value));
   });
@@ -130,5 +130,56 @@ describe("canonicalJson", () => {
 
   it("digests the canonical text", () => {
     expect(digestJson({ b: 1, a: [true, null] })).toBe(sha256('{"a":[true,null],"b":1}'));
+  });
+});
+
+describe("against an independent RFC 8785 implementation (canonicalize)", () => {
+  // Strings of arbitrary UTF-16 code units: valid pairs, lone high and low surrogates, controls.
+  const codeUnits = fc.string({
+    unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    maxLength: 6,
+  });
+  const { json } = fc.letrec<{ json: unknown }>((tie) => ({
+    json: fc.oneof(
+      { depthSize: "small" },
+      codeUnits,
+      fc.double({ noDefaultInfinity: true, noNaN: true }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("json"), { maxLength: 4 }),
+      fc.dictionary(codeUnits, tie("json"), { maxKeys: 4 }),
+    ),
+  }));
+
+  it("serializes every JSON value identically, and rejects exactly what it rejects", async () => {
+    const { default: canonicalize } = await import("canonicalize");
+    fc.assert(
+      fc.property(json, (value) => {
+        let theirs: string | Error;
+        try {
+          theirs = canonicalize(value) as string;
+        } catch (error) {
+          theirs = error as Error;
+        }
+        if (theirs instanceof Error) expect(() => canonicalJson(value)).toThrow(TypeError);
+        else expect(canonicalJson(value)).toBe(theirs);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ["a lone high surrogate in a value", { a: "x\uD800" }],
+    ["a lone low surrogate in a value", ["\uDC00y"]],
+    ["a lone surrogate in a key", { "\uDBFF": 1 }],
+    ["a reversed pair", "\uDC00\uD800"],
+  ])("rejects %s", (_name, value) => {
+    expect(() => canonicalJson(value)).toThrow(/lone surrogate/);
+  });
+
+  it("keeps valid pairs and strings that spell an escape literally", () => {
+    expect(canonicalJson({ k: "\uD83D\uDE00" })).toBe('{"k":"\uD83D\uDE00"}');
+    expect(canonicalJson(["\\ud800"])).toBe('["\\\\ud800"]');
   });
 });

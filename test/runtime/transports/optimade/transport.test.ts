@@ -276,11 +276,11 @@ describe("filters are checked before any request", () => {
 describe("provider errors are typed and carry the provider's detail", () => {
   it.each([
     [
-      "400 bad filter value",
-      { filter: 'last_modified > "yesterday"' },
+      "400 from the provider",
+      { filter: SI_BINARIES, fail: 400 },
       "OPTIMADE_BAD_REQUEST",
       400,
-      "RFC 3339",
+      "Injected 400 answer",
     ],
     [
       "403 page_limit above the maximum",
@@ -290,20 +290,39 @@ describe("provider errors are typed and carry the provider's detail", () => {
       "exceeds this provider's maximum of 50",
     ],
     [
-      "501 unsupported comparison",
-      { filter: 'nelements = "two"' },
+      "501 from the provider",
+      { filter: SI_BINARIES, fail: 501 },
       "OPTIMADE_NOT_IMPLEMENTED",
       501,
-      "Filter not supported",
+      "Injected 501 answer",
     ],
-  ])("%s", async (_name, args, code, status, detail) => {
+  ])("%s", async (_name, { fail, ...args }: Record<string, unknown>, code, status, detail) => {
     const router = await load();
+    if (typeof fail === "number") server.failNext(fail);
     const error = await refusal(router.call(pin(router, "list_structures", args)));
     expect(error.code).toBe(code);
     expect(error.details).toMatchObject({ status });
     expect(String(error.details.detail)).toContain(detail);
     expect(error.message).toContain(detail);
     expect((error as { retryable?: boolean }).retryable).toBe(false);
+  });
+
+  it.each([
+    ["a string for an integer property", 'nelements = "two"', "UNSUPPORTED_FILTER", 'nelements = "two"'],
+    ["a timestamp that is not RFC 3339", 'last_modified > "yesterday"', "INVALID_FILTER_VALUE", "RFC 3339"],
+    ["a number for a string property", "chemical_formula_reduced = 3", "UNSUPPORTED_FILTER", "string"],
+  ])("refuses %s locally: no request, no cooldown for the provider", async (_name, filter, code, text) => {
+    const router = await load();
+    server.clearRequests();
+    const error = await refusal(router.call(pin(router, "list_structures", { filter })));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain("list_structures");
+    expect(error.message).toContain(text);
+    expect(listing()).toEqual([]);
+    expect(router.availability("fixture")).toMatchObject({ available: true });
+    // The provider is still used at once for a well-formed filter.
+    await router.call(pin(router, "list_structures", { filter: SI_BINARIES }));
+    expect(listing()).toHaveLength(1);
   });
 
   it("maps 404 of a single entry and 553 of an unsupported version", async () => {

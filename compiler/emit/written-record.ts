@@ -1,0 +1,79 @@
+/**
+ * The record of the binding modules this machine's compiler wrote (or regenerated and found equal):
+ * their whole-file SHA-256, kept outside the committed tree in `node_modules/.cache/schemarouter/` of the
+ * nearest package (docs/reference/cli.md, "Incremental compile"). A stamp inside a generated file is
+ * text anyone can recompute after editing the file, so it only says which inputs a file claims; a
+ * file is reused without regenerating it only when its bytes are also the bytes this record holds.
+ * A fresh clone (or a project outside any package) has no record: its first compile regenerates every
+ * binding module, and `--check` / `--frozen` never use the record at all.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { sha256 } from "schemarouter/internal";
+import { writeAtomic } from "./write.js";
+
+const RECORD_VERSION = 1;
+
+export class WrittenRecord {
+  private readonly digests: Map<string, string>;
+
+  private constructor(
+    private readonly file: string,
+    private readonly root: string,
+    digests: Map<string, string>,
+  ) {
+    this.digests = digests;
+  }
+
+  /** The record of the project whose config is `configPath`; undefined when there is no package to hold it. */
+  static open(configPath: string): WrittenRecord | undefined {
+    const cacheDir = cacheDirFor(dirname(configPath));
+    if (cacheDir === undefined) return undefined;
+    const file = join(cacheDir, `written-${sha256(configPath).slice("sha256:".length, 23)}.json`);
+    const root = dirname(configPath);
+    return new WrittenRecord(file, root, readDigests(file));
+  }
+
+  /** Whether `bytes` are exactly what this compiler last wrote (or verified) at `path`. */
+  holds(path: string, bytes: Uint8Array): boolean {
+    const digest = this.digests.get(this.key(path));
+    return digest !== undefined && digest === sha256(bytes);
+  }
+
+  /** Replaces the record's entries for `files` with their current contents' digests, and saves it. */
+  async save(files: readonly { readonly path: string; readonly contents: string }[]): Promise<void> {
+    for (const file of files) this.digests.set(this.key(file.path), sha256(file.contents));
+    const entries = Object.fromEntries([...this.digests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    await writeAtomic(this.file, `${JSON.stringify({ version: RECORD_VERSION, files: entries }, null, 2)}\n`);
+  }
+
+  private key(path: string): string {
+    return relative(this.root, path).split("\\").join("/");
+  }
+}
+
+/** `node_modules/.cache/schemarouter` of the nearest directory (from `dir` up) with a package.json. */
+function cacheDirFor(dir: string): string | undefined {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, "package.json"))) {
+      return join(current, "node_modules", ".cache", "schemarouter");
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+function readDigests(file: string): Map<string, string> {
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown; files?: unknown };
+    if (parsed.version !== RECORD_VERSION || parsed.files === null || typeof parsed.files !== "object")
+      return new Map();
+    return new Map(
+      Object.entries(parsed.files as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === "string",
+      ),
+    );
+  } catch {
+    // Missing or unreadable: nothing is trusted, everything is regenerated (and the record rewritten).
+    return new Map();
+  }
+}
