@@ -24,11 +24,28 @@ import {
 } from "../../../fixtures/mcp/harness.js";
 import { type McpHttpFixture, startMcpHttpServer } from "../../../fixtures/mcp/server.js";
 
+const READS = Object.fromEntries(
+  [
+    "bad_output",
+    "echo_weather",
+    "env_probe",
+    "exits",
+    "fails",
+    "hangs",
+    "mutable",
+    "nested",
+    "no_schema",
+    "removable",
+  ].map((tool) => [tool, "read" as const]),
+);
+
 describe("MCP runtime invoker", () => {
   let compiled: SourceResult;
   const open: Invoker[] = [];
   beforeAll(async () => {
-    compiled = await mcpAdapter.resolve("fixture", stdio(), sourceContext());
+    // Locally classified reads: these tests are about results and connections, so each call is checked
+    // against the listing at connect (non-read calls list again first; see the relisting tests below).
+    compiled = await mcpAdapter.resolve("fixture", stdio({ effects: READS }), sourceContext());
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((invoker) => invoker.close?.()));
@@ -166,6 +183,18 @@ describe("MCP runtime invoker", () => {
       city: "Oslo",
     });
     expect(reports).toHaveLength(1);
+  });
+
+  it("lists the tools again before every unclassified or write call, not before reads", async () => {
+    const { invoker, reports } = stdioInvoker();
+    await invoker.invoke(invocation(compiled, "echo_weather", { city: "Oslo" }));
+    expect(reports).toHaveLength(1);
+    await invoker.invoke(invocation(compiled, extraEndpoint("with_refs"), { point: { x: 1, y: 2 } }));
+    expect(reports).toHaveLength(2);
+    await invoker.invoke(invocation(compiled, "control", { action: "reset", silent: true }));
+    expect(reports).toHaveLength(3);
+    await invoker.invoke(invocation(compiled, "echo_weather", { city: "Oslo" }));
+    expect(reports).toHaveLength(3);
   });
 
   it("stops waiting when the invocation signal aborts", async () => {
