@@ -78,7 +78,16 @@ export const ERROR_CODES = {
   TRACE_SCHEMA_UNSUPPORTED: "The trace database has an unknown schema version or is not a trace store.",
   TRACE_STORE_CLOSED: "The trace store was closed.",
   OPTIONAL_DEPENDENCY_MISSING:
-    "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK) is not installed.",
+    "An optional peer dependency (better-sqlite3, pg, @opentelemetry/api, MCP SDK) is not installed.",
+  // Shared runtime state (PostgreSQL: budgets, availability, traces)
+  STATE_UNAVAILABLE:
+    "The shared state database could not be reached in time (or its store is closed); budgeted calls are refused, nothing was sent.",
+  STATE_MIGRATION_REQUIRED:
+    "The shared state database has no schemarouter schema or an older one; run `schemarouter db migrate`.",
+  STATE_SCHEMA_UNSUPPORTED:
+    "The shared state schema was written by a newer schemarouter, was altered, or belongs to something else.",
+  STATE_BUDGET_CONFLICT: "A shared budget key is already in use with other limits.",
+  STATE_CONFIG_INVALID: "The shared state options are invalid (URL, schema name, timeouts, pool size).",
   // Governed execution (runs, budgets, retries, fallback, availability, hooks)
   POLICY_INVALID: "An ExecutionPolicy or PolicyRule was built with invalid options.",
   RUN_CONFIG_INVALID:
