@@ -26,7 +26,6 @@ export interface CallEnvironment {
   readonly hooks: ResolvedHooks;
 }
 
-
 /** How one route ended when it did not succeed. */
 class RouteFailure {
   constructor(

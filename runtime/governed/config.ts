@@ -126,9 +126,12 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
     });
   }
   if (config.sharedBudget !== undefined && !(config.sharedBudget instanceof SharedBudget)) {
-    throw configInvalid(`${owner}: sharedBudget must be a SharedBudget (new SharedBudget({ key, store, … })).`, {
-      option: "sharedBudget",
-    });
+    throw configInvalid(
+      `${owner}: sharedBudget must be a SharedBudget (new SharedBudget({ key, store, … })).`,
+      {
+        option: "sharedBudget",
+      },
+    );
   }
   if (config.signal !== undefined && !(config.signal instanceof AbortSignal)) {
     throw configInvalid(`${owner}: signal must be an AbortSignal.`, { option: "signal" });

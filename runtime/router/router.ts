@@ -20,8 +20,8 @@ import type {
   HealthProbeOptions,
 } from "../governed/health.js";
 import type { ExecutionHooks } from "../governed/hooks.js";
-import type { AvailabilityStore } from "../governed/state/availability-store.js";
 import type { RunInput } from "../governed/runner.js";
+import type { AvailabilityStore } from "../governed/state/availability-store.js";
 import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
 import type { ToolResult } from "../model/specs.js";
@@ -348,8 +348,14 @@ export class SchemaRouter {
 function availabilityStoreOf(options: SchemaRouterOptions): AvailabilityStore | undefined {
   const state = options.state;
   if (state === undefined) return undefined;
-  if (state === null || typeof state !== "object" || Object.keys(state).some((key) => key !== "availability")) {
-    throw new SchemaRouterError("RUN_CONFIG_INVALID", "state: takes only { availability }.", { option: "state" });
+  if (
+    state === null ||
+    typeof state !== "object" ||
+    Object.keys(state).some((key) => key !== "availability")
+  ) {
+    throw new SchemaRouterError("RUN_CONFIG_INVALID", "state: takes only { availability }.", {
+      option: "state",
+    });
   }
   const store = state.availability;
   if (store === undefined) return undefined;

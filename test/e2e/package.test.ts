@@ -28,7 +28,7 @@ const BUILD_TIME = [
   "yaml",
   "@openapi-contrib/openapi-schema-to-json-schema",
 ];
-const LAZY_ONLY = ["@modelcontextprotocol/sdk", "better-sqlite3", "@opentelemetry/api"];
+const LAZY_ONLY = ["@modelcontextprotocol/sdk", "better-sqlite3", "@opentelemetry/api", "pg"];
 
 describe("package", () => {
   it("runtime/ never imports compiler/ or build-time packages, and loads optional packages lazily", () => {
@@ -78,6 +78,7 @@ describe("package", () => {
       ".",
       "./bindings",
       "./format",
+      "./postgres",
       "./traces",
       "./transports",
       "./internal",

@@ -96,7 +96,9 @@ export function firstExceeded(
   return (
     over("calls", limits.maxCalls, usage.calls, request.calls) ??
     over("attempts", limits.maxAttempts, usage.attempts, 1) ??
-    (request.remote ? over("remoteAttempts", limits.maxRemoteAttempts, usage.remoteAttempts, 1) : undefined) ??
+    (request.remote
+      ? over("remoteAttempts", limits.maxRemoteAttempts, usage.remoteAttempts, 1)
+      : undefined) ??
     (quota !== undefined && toolUsed + 1 > quota
       ? { limit: "toolQuota", max: quota, used: toolUsed, tool: request.tool }
       : undefined) ??
