@@ -28,10 +28,19 @@ interface BudgetRow {
   readonly window_attempts: string;
 }
 
+const ROW_COLUMNS = `b.limits, b.calls, b.attempts, b.remote_attempts, b.cost, b.tool_attempts, b.in_flight,
+  CASE WHEN b.window_index = w.idx THEN b.window_attempts ELSE 0 END AS window_attempts`;
+
+/** Longest delay of a batched settle. */
+const SETTLE_MS = 100;
+
 /** A contended reservation is tried again this often before it is refused with the limit it hit. */
 const MAX_TRIES = 4;
 
 export class PostgresBudgetStore implements SharedBudgetStore {
+  readonly #unsettled = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+
   constructor(private readonly db: Database) {}
 
   async reserve(key: string, limits: SharedBudgetLimits, request: BudgetRequest): Promise<ReserveResult> {
@@ -39,37 +48,40 @@ export class PostgresBudgetStore implements SharedBudgetStore {
     const windowMs = limits.rate?.windowMs ?? null;
     const s = this.db.ident;
     for (let attempt = 1; ; attempt++) {
-      const updated = await this.db.query(
-        `UPDATE ${s}.budgets AS b SET
-           calls = b.calls + $3::integer,
-           attempts = b.attempts + 1,
-           remote_attempts = b.remote_attempts + $4::integer,
-           cost = b.cost + $6::numeric,
-           tool_attempts = jsonb_set(b.tool_attempts, ARRAY[$5::text],
-             to_jsonb(COALESCE((b.tool_attempts ->> $5::text)::bigint, 0) + 1)),
-           in_flight = b.in_flight + 1,
-           window_attempts = CASE WHEN b.window_index = w.idx THEN b.window_attempts + 1 ELSE 1 END,
-           window_index = w.idx,
-           updated_at = clock_timestamp()
-         FROM (${windowSql("$7")}) AS w
-         WHERE b.key = $1 AND b.limits = $2::jsonb
-           AND (b.limits ->> 'maxCalls' IS NULL OR b.calls + $3::integer <= (b.limits ->> 'maxCalls')::bigint)
-           AND (b.limits ->> 'maxAttempts' IS NULL OR b.attempts + 1 <= (b.limits ->> 'maxAttempts')::bigint)
-           AND ($4::integer = 0 OR b.limits ->> 'maxRemoteAttempts' IS NULL
-                OR b.remote_attempts + 1 <= (b.limits ->> 'maxRemoteAttempts')::bigint)
-           AND (b.limits -> 'toolQuotas' ->> $5::text IS NULL
-                OR COALESCE((b.tool_attempts ->> $5::text)::bigint, 0) + 1 <= (b.limits -> 'toolQuotas' ->> $5::text)::bigint)
-           AND (b.limits ->> 'maxCost' IS NULL OR b.cost + $6::numeric <= (b.limits ->> 'maxCost')::numeric)
-           AND (b.limits -> 'rate' IS NULL OR (CASE WHEN b.window_index = w.idx THEN b.window_attempts ELSE 0 END) + 1
-                <= (b.limits -> 'rate' ->> 'maxAttempts')::bigint)
-         RETURNING 1 AS reserved`,
+      // One statement: the conditional UPDATE, and the row as it was, to tell why when it refused.
+      const [result] = await this.db.query<BudgetRow & { reserved: boolean; present: boolean }>(
+        `WITH w AS (${windowSql("$7")}),
+         upd AS (
+           UPDATE ${s}.budgets AS b SET
+             calls = b.calls + $3::integer,
+             attempts = b.attempts + 1,
+             remote_attempts = b.remote_attempts + $4::integer,
+             cost = b.cost + $6::numeric,
+             tool_attempts = jsonb_set(b.tool_attempts, ARRAY[$5::text],
+               to_jsonb(COALESCE((b.tool_attempts ->> $5::text)::bigint, 0) + 1)),
+             in_flight = b.in_flight + 1,
+             window_attempts = CASE WHEN b.window_index = w.idx THEN b.window_attempts + 1 ELSE 1 END,
+             window_index = w.idx,
+             updated_at = clock_timestamp()
+           FROM w
+           WHERE b.key = $1 AND b.limits = $2::jsonb
+             AND (b.limits ->> 'maxCalls' IS NULL OR b.calls + $3::integer <= (b.limits ->> 'maxCalls')::bigint)
+             AND (b.limits ->> 'maxAttempts' IS NULL OR b.attempts + 1 <= (b.limits ->> 'maxAttempts')::bigint)
+             AND ($4::integer = 0 OR b.limits ->> 'maxRemoteAttempts' IS NULL
+                  OR b.remote_attempts + 1 <= (b.limits ->> 'maxRemoteAttempts')::bigint)
+             AND (b.limits -> 'toolQuotas' ->> $5::text IS NULL
+                  OR COALESCE((b.tool_attempts ->> $5::text)::bigint, 0) + 1 <= (b.limits -> 'toolQuotas' ->> $5::text)::bigint)
+             AND (b.limits ->> 'maxCost' IS NULL OR b.cost + $6::numeric <= (b.limits ->> 'maxCost')::numeric)
+             AND (b.limits -> 'rate' IS NULL OR (CASE WHEN b.window_index = w.idx THEN b.window_attempts ELSE 0 END) + 1
+                  <= (b.limits -> 'rate' ->> 'maxAttempts')::bigint)
+           RETURNING 1)
+         SELECT EXISTS (SELECT 1 FROM upd) AS reserved, b.key IS NOT NULL AS present, ${ROW_COLUMNS}
+         FROM w LEFT JOIN ${s}.budgets AS b ON b.key = $1`,
         [key, text, request.calls, request.remote ? 1 : 0, request.tool, String(request.cost), windowMs],
         `reserving budget "${key}"`,
       );
-      if (updated.length === 1) return { reserved: true };
-      // Not reserved: a new key, other limits, or a limit reached. A fresh read says which.
-      const row = await this.#row(key, windowMs);
-      if (row === undefined) {
+      if (result?.reserved === true) return { reserved: true };
+      if (result === undefined || !result.present) {
         await this.db.query(
           `INSERT INTO ${s}.budgets (key, limits) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING`,
           [key, text],
@@ -77,10 +89,13 @@ export class PostgresBudgetStore implements SharedBudgetStore {
         );
         continue;
       }
-      if (canonicalJson(row.limits) !== text) throw conflict(key, canonicalJson(row.limits), text);
-      const refusal = firstExceeded(limits, usageOf(row), request);
+      if (canonicalJson(result.limits) !== text) throw conflict(key, canonicalJson(result.limits), text);
+      // The row as the statement began; when a concurrent change decided, read it again.
+      const refusal =
+        firstExceeded(limits, usageOf(result), request) ??
+        firstExceeded(limits, usageOf((await this.#row(key, windowMs)) ?? result), request);
       if (refusal !== undefined) return { reserved: false, refusal };
-      // Usage moved between the update and the read (a release, a new rate window): try again.
+      // Usage moved meanwhile (a release, a new rate window): try again.
       if (attempt >= MAX_TRIES) {
         throw new StateError(
           "STATE_UNAVAILABLE",
@@ -91,13 +106,33 @@ export class PostgresBudgetStore implements SharedBudgetStore {
     }
   }
 
+  /**
+   * Marks a reserved attempt as sent. The attempt is already consumed, so only the in-flight gauge
+   * changes; those decrements are batched per key (at most SETTLE_MS late, or on `flush`), which
+   * saves a statement per call. A lost batch only leaves the gauge high: nothing is ever given back.
+   */
   async settle(key: string, _request: BudgetRequest): Promise<void> {
-    await this.db.query(
-      `UPDATE ${this.db.ident}.budgets SET in_flight = greatest(in_flight - 1, 0), updated_at = clock_timestamp()
-       WHERE key = $1`,
-      [key],
-      `settling budget "${key}"`,
-    );
+    this.#unsettled.set(key, (this.#unsettled.get(key) ?? 0) + 1);
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => void this.flush().catch(() => undefined), SETTLE_MS);
+      this.#timer.unref?.();
+    }
+  }
+
+  /** Writes the batched settles now. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = [...this.#unsettled];
+    this.#unsettled.clear();
+    for (const [key, count] of batch) {
+      await this.db.query(
+        `UPDATE ${this.db.ident}.budgets SET in_flight = greatest(in_flight - $2::integer, 0), updated_at = clock_timestamp()
+         WHERE key = $1`,
+        [key, count],
+        `settling budget "${key}"`,
+      );
+    }
   }
 
   async release(key: string, request: BudgetRequest): Promise<void> {
@@ -117,7 +152,9 @@ export class PostgresBudgetStore implements SharedBudgetStore {
     );
   }
 
+  /** The usage every process sees (after this process's batched settles are written). */
   async usage(key: string): Promise<SharedBudgetUsage | undefined> {
+    await this.flush();
     const [row] = await this.db.query<{ limits: { rate?: { windowMs?: number } } }>(
       `SELECT limits FROM ${this.db.ident}.budgets WHERE key = $1`,
       [key],
@@ -130,9 +167,7 @@ export class PostgresBudgetStore implements SharedBudgetStore {
 
   async #row(key: string, windowMs: number | null): Promise<BudgetRow | undefined> {
     const [row] = await this.db.query<BudgetRow>(
-      `SELECT b.limits, b.calls, b.attempts, b.remote_attempts, b.cost, b.tool_attempts, b.in_flight,
-              CASE WHEN b.window_index = w.idx THEN b.window_attempts ELSE 0 END AS window_attempts
-       FROM ${this.db.ident}.budgets AS b, (${windowSql("$2")}) AS w WHERE b.key = $1`,
+      `SELECT ${ROW_COLUMNS} FROM ${this.db.ident}.budgets AS b, (${windowSql("$2")}) AS w WHERE b.key = $1`,
       [key, windowMs],
       `reading budget "${key}"`,
     );

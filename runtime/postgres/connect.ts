@@ -74,6 +74,7 @@ export class PostgresState {
 
   /** Ends the pool; every store built on it then refuses with STATE_UNAVAILABLE (reason closed). */
   async close(): Promise<void> {
+    if (!this.db.closed) await this.budgets.flush().catch(() => undefined);
     await this.db.close();
   }
 }

@@ -3,6 +3,7 @@
  * only here, lazily), bounded connect and query times, and the mapping of every driver failure to a
  * StateError, so no store ever hangs or leaks a driver error (docs/state/postgres.md).
  */
+import { createHash } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
 import { StateError } from "../governed/state/errors.js";
 
@@ -28,6 +29,7 @@ export class Database {
   /** The schema, quoted for SQL text. */
   readonly ident: string;
   #pool: Pool | undefined;
+  readonly #names = new Map<string, string>();
 
   constructor(
     pool: Pool,
@@ -43,11 +45,19 @@ export class Database {
     return this.#pool === undefined;
   }
 
-  /** Runs one statement (autocommit) and returns its rows. */
+  /**
+   * Runs one statement (autocommit) and returns its rows. Statements are prepared once per
+   * connection (named by a digest of their text): the stores issue a few fixed statements often.
+   */
   async query<R>(text: string, values: readonly unknown[], what: string): Promise<R[]> {
     const pool = this.#open(what);
+    let name = this.#names.get(text);
+    if (name === undefined) {
+      name = `schemarouter_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+      this.#names.set(text, name);
+    }
     try {
-      return (await pool.query(text, values as unknown[])).rows as R[];
+      return (await pool.query({ name, text, values: values as unknown[] })).rows as R[];
     } catch (error) {
       throw stateErrorOf(error, this.label, what);
     }
