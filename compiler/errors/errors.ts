@@ -20,6 +20,7 @@ export const COMPILER_ERROR_CODES = {
   LOCAL_MODULE_INVALID: "A local tool module could not be loaded or has no tool definition.",
   LOCK_FROZEN: "`compile --frozen` would have changed the lockfile.",
   TEMPLATE_INVALID: "templates/source-client.ts is missing or malformed.",
+  DATABASE_URL_MISSING: "`schemarouter db` was given no --url and DATABASE_URL is not set.",
 } as const;
 
 export type CompilerErrorCode = keyof typeof COMPILER_ERROR_CODES;

@@ -11,6 +11,8 @@ import { type Database, openDatabase, type PostgresConnectionOptions } from "./d
 import { MIGRATIONS, MIGRATIONS_TABLE, type Migration, POSTGRES_SCHEMA_VERSION } from "./migrations.js";
 
 export interface MigrationResult {
+  /** The database, without password or query string. */
+  readonly database: string;
   readonly schema: string;
   /** The schema version before (0: no schemarouter schema). */
   readonly from: number;
@@ -19,6 +21,8 @@ export interface MigrationResult {
 }
 
 export interface SchemaStatus {
+  /** The database, without password or query string. */
+  readonly database: string;
   readonly schema: string;
   /** The applied version (0: none). */
   readonly version: number;
@@ -57,6 +61,7 @@ export async function postgresSchemaStatus(options: PostgresConnectionOptions): 
     );
     const version = applied.at(-1)?.version ?? 0;
     return Object.freeze({
+      database: db.label,
       schema: db.schema,
       version,
       latest: POSTGRES_SCHEMA_VERSION,
@@ -96,6 +101,7 @@ export async function applyMigrations(db: Database, target: number): Promise<Mig
       );
     }
     return Object.freeze({
+      database: db.label,
       schema: db.schema,
       from,
       to: Math.max(from, target),

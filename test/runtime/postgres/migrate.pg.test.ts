@@ -46,7 +46,9 @@ describePostgres("migrations", () => {
   it("applies every migration once, in order; a second run applies nothing", async () => {
     const schema = freshSchema();
     const first = await migratePostgres({ url: postgresUrl(), schema });
+    const database = `postgres://postgres@${new URL(postgresUrl()).host}/postgres`;
     expect(first).toEqual({
+      database,
       schema,
       from: 0,
       to: POSTGRES_SCHEMA_VERSION,
@@ -56,6 +58,7 @@ describePostgres("migrations", () => {
       ],
     });
     expect(await migratePostgres({ url: postgresUrl(), schema })).toEqual({
+      database,
       schema,
       from: POSTGRES_SCHEMA_VERSION,
       to: POSTGRES_SCHEMA_VERSION,
@@ -65,6 +68,7 @@ describePostgres("migrations", () => {
     cleanups.push(() => state.close());
     expect(state.schema).toBe(schema);
     expect(await postgresSchemaStatus({ url: postgresUrl(), schema })).toEqual({
+      database,
       schema,
       version: POSTGRES_SCHEMA_VERSION,
       latest: POSTGRES_SCHEMA_VERSION,
