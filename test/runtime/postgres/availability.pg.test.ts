@@ -2,16 +2,20 @@
  * Shared availability across processes (docs/state/postgres.md, "Availability"): process A sees
  * 503s, so process B skips the route (INVOCATION_UNAVAILABLE, nothing sent) until the cooldown
  * expires; a health probe that passes in B reopens the route for A at once; probe verdicts are
- * readable by every process.
+ * readable by every process; a database that stops answering refuses the call before sending.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { expect, inject, it } from "vitest";
+import { connectPostgres } from "../../../runtime/postgres/index.js";
+import { OK_READING, pin, startFaultRouter } from "../../fixtures/fault-server.js";
 import { cleanupAfterEach } from "../../helpers/cleanup.js";
 import { describePostgres, freshSchema, freshState, postgresUrl } from "../../helpers/postgres.js";
 import { REPO_ROOT } from "../../helpers/project.js";
+import { failure } from "../../helpers/refusal.js";
+import { startProxy } from "../../helpers/tcp-proxy.js";
 
 const cleanups = cleanupAfterEach();
 
@@ -135,4 +139,37 @@ describePostgres("shared availability across processes", () => {
     // The verdict itself is shared too.
     expect(await state.availability().lastProbe("weather")).toMatchObject({ tool: "weather", healthy: true });
   }, 60_000);
+});
+
+describePostgres("shared availability when the database stops answering", () => {
+  it("refuses the call with STATE_UNAVAILABLE before sending, and recovers when it answers again", async () => {
+    const proxy = await startProxy(Number(new URL(postgresUrl()).port));
+    cleanups.push(() => proxy.close());
+    const schema = freshSchema("avail");
+    await (await freshState(cleanups, { schema })).close();
+    const state = await connectPostgres({
+      url: proxy.via(postgresUrl()),
+      schema,
+      connectTimeoutMs: 500,
+      queryTimeoutMs: 500,
+    });
+    cleanups.push(() => state.close());
+    const { server, router } = await startFaultRouter(cleanups, {
+      state: { availability: state.availability() },
+    });
+    server.program("/weather/seoul", [], OK_READING);
+    const call = pin(router, "weather", "current", { city: "seoul" });
+    await router.call(call);
+    proxy.set("blackhole");
+    const started = performance.now();
+    expect(await failure(router.call(call))).toMatchObject({
+      code: "STATE_UNAVAILABLE",
+      details: { reason: "timeout" },
+    });
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(server.hits("/weather/seoul")).toBe(1);
+    proxy.set("forward");
+    await router.call(call);
+    expect(server.hits("/weather/seoul")).toBe(2);
+  });
 });
