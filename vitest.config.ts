@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const runtime = (path: string): string => fileURLToPath(new URL(`./runtime/${path}`, import.meta.url));
+
+/** Tests that need the PostgreSQL server the `postgres` project starts (docs/state/postgres.md). */
+const POSTGRES_TESTS = "test/**/*.pg.test.ts";
 
 export default defineConfig({
   // Tests run the runtime from source, like tsconfig.json's `paths`: one copy of every class, so
@@ -11,16 +14,35 @@ export default defineConfig({
       { find: /^schemarouter$/, replacement: runtime("index.ts") },
       { find: /^schemarouter\/internal$/, replacement: runtime("internal.ts") },
       {
-        find: /^schemarouter\/(agents|bindings|format|traces|transports)$/,
+        find: /^schemarouter\/(agents|bindings|format|postgres|traces|transports)$/,
         replacement: runtime("$1/index.ts"),
       },
     ],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, POSTGRES_TESTS],
+          typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+        },
+      },
+      {
+        // One embedded PostgreSQL server for every test file of this project, started only when
+        // one of them runs (test/helpers/postgres-setup.ts).
+        extends: true,
+        test: {
+          name: "postgres",
+          include: [POSTGRES_TESTS],
+          globalSetup: ["test/helpers/postgres-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -68,6 +68,25 @@ export type {
 } from "./governed/hooks.js";
 export { isTransient, RetryPolicy, type RetryPolicyOptions } from "./governed/retry.js";
 export type { RunInput } from "./governed/runner.js";
+// Shared state (docs/state/postgres.md): budgets and availability beyond one run or process.
+export type { AvailabilityStore, ProbeVerdict } from "./governed/state/availability-store.js";
+export type {
+  BudgetRefusal,
+  BudgetRequest,
+  RateQuota,
+  ReserveResult,
+  SharedBudgetLimit,
+  SharedBudgetLimits,
+  SharedBudgetStore,
+  SharedBudgetUsage,
+} from "./governed/state/budget-store.js";
+export { StateError, type StateErrorCode } from "./governed/state/errors.js";
+export { MemoryBudgetStore } from "./governed/state/memory-budget.js";
+export {
+  type BudgetReservation,
+  SharedBudget,
+  type SharedBudgetOptions,
+} from "./governed/state/shared-budget.js";
 export type { VerifyMode } from "./load/load.js";
 export { type RegisteredTool, Registry, registerTool } from "./load/registry.js";
 export type {
@@ -120,6 +139,7 @@ export type { OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
+  type RouterState,
   SchemaRouter,
   type SchemaRouterOptions,
 } from "./router/router.js";

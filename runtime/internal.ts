@@ -24,6 +24,12 @@ export * from "./model/derive-fields.js";
 export * from "./model/freeze.js";
 export * from "./model/json-pointer.js";
 export * from "./model/specs.js";
+export {
+  type MigrationResult,
+  migratePostgres,
+  postgresSchemaStatus,
+  type SchemaStatus,
+} from "./postgres/migrate.js";
 export * from "./transports/http/headers.js";
 export * from "./transports/local/transport.js";
 export * from "./transports/mcp/client.js";

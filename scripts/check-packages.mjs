@@ -2,7 +2,8 @@
 // 1. publint (strict) and Are the Types Wrong on both package folders;
 // 2. `npm pack` of both (their `prepack` builds them);
 // 3. the runtime tarball ALONE installed into an empty folder: no build-time package is there, it imports,
-//    and it loads this repository's lockfile and example artifacts with the compiler absent; prints the
+//    and it loads this repository's lockfile and example artifacts with the compiler absent; without the
+//    optional peer pg, schemarouter/postgres refuses with OPTIONAL_DEPENDENCY_MISSING naming it; prints the
 //    installed size, file count and the cold `import("schemarouter")` time;
 // 4. the compiler tarball (with the runtime tarball) installed into another empty folder: its bin compiles
 //    the Petstore example into artifacts, a lockfile and bindings.
@@ -106,6 +107,20 @@ try {
   );
   const routes = JSON.parse(loaded);
   if (!routes.includes("petstore.getPetById")) fail(`the installed runtime loaded ${loaded}`);
+  // Optional peers are not installed with the runtime: the PostgreSQL backend names the one it needs.
+  const missingPeer = run(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `const { connectPostgres } = await import("schemarouter/postgres");
+       const error = await connectPostgres({ url: "postgres://app@127.0.0.1:1/app" }).catch((e) => e);
+       console.log(JSON.stringify({ code: error.code, dependency: error.details?.dependency }));`,
+    ],
+    app,
+  );
+  if (missingPeer.trim() !== JSON.stringify({ code: "OPTIONAL_DEPENDENCY_MISSING", dependency: "pg" }))
+    fail(`schemarouter/postgres without pg answered ${missingPeer}`);
   const importTimes = [];
   for (let index = 0; index < 7; index++) {
     const out = run(

@@ -1,5 +1,6 @@
 /**
- * The `schemarouter` command line: init, add, compile, inspect (and check/diff for drift review).
+ * The `schemarouter` command line: init, add, compile, inspect (and check/diff for drift review), and
+ * db migrate/status for the PostgreSQL runtime state.
  * `main` returns the exit code instead of exiting, so tests run the real program in-process.
  */
 import { existsSync } from "node:fs";
@@ -20,6 +21,7 @@ import { formatSummary } from "../compile/summary.js";
 import { CONFIG_FILE } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
+import { dbMigrate, dbStatus } from "./db.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock } from "./inspect.js";
 
@@ -224,6 +226,25 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
       io.stdout(await inspectLock(config.lockfile, route, options.json === true));
     });
+
+  const db = program
+    .command("db")
+    .description("the PostgreSQL runtime state (budgets, availability, traces)");
+  for (const [name, description, run] of [
+    ["migrate", "apply pending schema migrations (the only command that changes the schema)", dbMigrate],
+    ["status", "show the schema version; exit 1 when migrations are pending", dbStatus],
+  ] as const) {
+    db.command(name)
+      .description(description)
+      .option("--url <url>", "postgres:// connection URL (default: $DATABASE_URL)")
+      .option("--schema <name>", "PostgreSQL schema of the state (default schemarouter)")
+      .option("--json", "machine-readable output")
+      .action(async (options: { url?: string; schema?: string; json?: boolean }) => {
+        const output = await run(options, io.env);
+        io.stdout(output.text);
+        exitCode = output.exitCode;
+      });
+  }
 
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -99,6 +99,11 @@ export const COMPILER_ERRORS = {
       apiVersion: optional(string("The api_version an OPTIMADE provider reports.")),
     },
   },
+  DATABASE_URL_MISSING: {
+    class: "ConfigError",
+    meaning: "`schemarouter db` was given no --url and DATABASE_URL is not set.",
+    details: {},
+  },
   SCHEMA_HEADER_ENV_MISSING: {
     class: "SourceError",
     meaning: "A schema-fetch header names an environment variable that is not set.",

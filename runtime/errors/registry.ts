@@ -55,6 +55,11 @@ export const ERROR_CLASSES = {
     meaning:
       "An untrusted planning helper (model analyzer, decision backend) failed or answered out of shape.",
   },
+  StateError: {
+    parent: "SchemaRouterError",
+    meaning:
+      "A shared state store (budgets, availability, traces on PostgreSQL) could not be used: budgeted calls are refused, nothing is sent.",
+  },
   TraceError: {
     parent: "SchemaRouterError",
     meaning: "A run event or a trace was refused (invalid event, broken ordering, damaged or foreign store).",
@@ -293,12 +298,13 @@ export const ERRORS = {
     meaning: "The run's execution budget is exhausted.",
     details: {
       limit: oneOf(
-        ["calls", "attempts", "remoteAttempts", "wallClock", "toolQuota", "cost"],
-        "The limit reached.",
+        ["calls", "attempts", "remoteAttempts", "wallClock", "toolQuota", "cost", "rate"],
+        "The limit reached (`rate`: a shared budget's rate window).",
       ),
       max: number("The limit."),
       used: number("What was used."),
       route: optional(route),
+      budget: optional(string("The shared budget key, when a shared budget refused.")),
       tool: optional(string("The tool whose quota is used up.")),
       price: optional(number("The refused attempt's cost.")),
       retryDelayMs: optional(number("The wait the next retry would need.")),
@@ -639,13 +645,87 @@ export const ERRORS = {
   TRACE_STORE_CLOSED: {
     class: "TraceError",
     meaning: "The trace store was closed.",
-    details: { path: string("The trace database.") },
+    details: {
+      path: optional(string("The trace database (SQLite).")),
+      store: optional(oneOf(["postgres"], "The shared trace store that was closed.")),
+    },
   },
   OPTIONAL_DEPENDENCY_MISSING: {
-    class: ["TraceError", "SchemaRouterError"],
+    class: ["TraceError", "SchemaRouterError", "StateError"],
     meaning:
-      "An optional peer dependency (better-sqlite3, @opentelemetry/api, MCP SDK, an agent framework) is not installed.",
+      "An optional peer dependency (better-sqlite3, pg, @opentelemetry/api, MCP SDK, an agent framework) is not installed.",
     details: { dependency: string("The npm package to install.") },
+  },
+  // Shared runtime state (PostgreSQL: budgets, availability, traces; docs/state/postgres.md)
+  STATE_UNAVAILABLE: {
+    class: "StateError",
+    meaning:
+      "The shared state database could not be reached in time (or its store is closed); budgeted calls are refused, nothing was sent.",
+    details: {
+      reason: optional(
+        oneOf(
+          [
+            "timeout",
+            "unreachable",
+            "authentication",
+            "connection-lost",
+            "query-failed",
+            "closed",
+            "contended",
+          ],
+          "Why the database did not answer (contended: a reservation kept racing other processes).",
+        ),
+      ),
+      database: optional(string("The database, without credentials.")),
+      sqlState: optional(string("The PostgreSQL SQLSTATE or driver error code.")),
+      budget: optional(string("The shared budget key.")),
+      route: optional(route),
+    },
+  },
+  STATE_MIGRATION_REQUIRED: {
+    class: "StateError",
+    meaning:
+      "The shared state database has no schemarouter schema or an older one; run `schemarouter db migrate`.",
+    details: {
+      database: optional(string("The database, without credentials.")),
+      schema: optional(string("The schema name.")),
+      version: optional(number("The schema version found.")),
+      required: optional(number("The schema version this schemarouter needs.")),
+      sqlState: optional(string("The PostgreSQL SQLSTATE.")),
+      budget: optional(string("The shared budget key.")),
+      route: optional(route),
+    },
+  },
+  STATE_SCHEMA_UNSUPPORTED: {
+    class: "StateError",
+    meaning:
+      "The shared state schema was written by a newer schemarouter, was altered, or belongs to something else.",
+    details: {
+      database: optional(string("The database, without credentials.")),
+      schema: optional(string("The schema name.")),
+      supported: optional(number("The newest schema version this schemarouter reads.")),
+      budget: optional(string("The shared budget key.")),
+      route: optional(route),
+    },
+  },
+  STATE_BUDGET_CONFLICT: {
+    class: "StateError",
+    meaning: "A shared budget key is already in use with other limits.",
+    details: {
+      budget: string("The shared budget key."),
+      stored: optional(json("The limits stored with the key.")),
+      wanted: optional(json("The limits this process gave.")),
+      route: optional(route),
+    },
+  },
+  STATE_CONFIG_INVALID: {
+    class: "StateError",
+    meaning: "The shared state options are invalid (URL, schema name, timeouts, pool size).",
+    details: {
+      option: optional(string("The option at fault.")),
+      budget: optional(string("The shared budget key.")),
+      route: optional(route),
+    },
   },
   // Agent framework adapters (docs/agents/README.md)
   TOOL_NAME_COLLISION: {

@@ -6,6 +6,7 @@
  */
 import { InvocationUnavailableError } from "../errors/errors.js";
 import { assertOptionKeys, integerOption } from "./refusals.js";
+import type { AvailabilityStore } from "./state/availability-store.js";
 
 export interface AvailabilityOptions {
   /** First cooldown after a path becomes unavailable (default 5 000 ms; 0 turns cooldowns off). */
@@ -34,7 +35,7 @@ interface Cooldown {
 /** Upper bound of any cooldown (one day). */
 export const MAX_COOLDOWN_MS = 86_400_000;
 
-export class AvailabilityMemory {
+export class AvailabilityMemory implements AvailabilityStore {
   readonly cooldownMs: number;
   readonly maxCooldownMs: number;
   readonly #paths = new Map<string, Cooldown>();
@@ -43,13 +44,9 @@ export class AvailabilityMemory {
     options: AvailabilityOptions = {},
     private readonly clock: () => number = Date.now,
   ) {
-    const owner = "availability";
-    assertOptionKeys(owner, options, ["cooldownMs", "maxCooldownMs"]);
-    this.cooldownMs = integerOption(owner, "cooldownMs", options.cooldownMs, 0, MAX_COOLDOWN_MS) ?? 5_000;
-    this.maxCooldownMs = Math.max(
-      this.cooldownMs,
-      integerOption(owner, "maxCooldownMs", options.maxCooldownMs, 0, MAX_COOLDOWN_MS) ?? 60_000,
-    );
+    const bounds = cooldownBounds(options);
+    this.cooldownMs = bounds.cooldownMs;
+    this.maxCooldownMs = bounds.maxCooldownMs;
   }
 
   status(tool: string): AvailabilityStatus {
@@ -70,25 +67,14 @@ export class AvailabilityMemory {
   assertAvailable(tool: string, route: string): void {
     const status = this.status(tool);
     if (status.available) return;
-    throw new InvocationUnavailableError(
-      `${route}: access path "${tool}" is cooling down after ${status.reason} until ${status.until}; nothing was sent. It reopens by itself then, or earlier when a registered health probe succeeds.`,
-      {
-        route,
-        tool,
-        reason: "cooldown",
-        ...(status.reason === undefined ? {} : { cause: status.reason }),
-        ...(status.until === undefined ? {} : { until: status.until }),
-      },
-      { retryable: false },
-    );
+    throw cooldownRefusal(status, route);
   }
 
   /** Starts (or extends) a cooldown: doubled per consecutive failure, at least `retryAfterMs`, bounded. */
   markUnavailable(tool: string, reason: string, retryAfterMs?: number): void {
     if (this.cooldownMs === 0) return;
     const failures = (this.#paths.get(tool)?.failures ?? 0) + 1;
-    const backoff = this.cooldownMs * 2 ** Math.min(failures - 1, 30);
-    const length = Math.min(this.maxCooldownMs, Math.max(backoff, retryAfterMs ?? 0));
+    const length = cooldownLength(this, failures, retryAfterMs);
     this.#paths.set(tool, { until: this.clock() + length, reason, failures });
   }
 
@@ -101,6 +87,47 @@ export class AvailabilityMemory {
   clear(tool: string): void {
     this.#paths.delete(tool);
   }
+}
+
+export interface CooldownBounds {
+  readonly cooldownMs: number;
+  readonly maxCooldownMs: number;
+}
+
+/** Validated cooldown bounds (defaults 5 000 and 60 000 ms), shared by every availability store. */
+export function cooldownBounds(options: AvailabilityOptions): CooldownBounds {
+  const owner = "availability";
+  assertOptionKeys(owner, options, ["cooldownMs", "maxCooldownMs"]);
+  const cooldownMs = integerOption(owner, "cooldownMs", options.cooldownMs, 0, MAX_COOLDOWN_MS) ?? 5_000;
+  return {
+    cooldownMs,
+    maxCooldownMs: Math.max(
+      cooldownMs,
+      integerOption(owner, "maxCooldownMs", options.maxCooldownMs, 0, MAX_COOLDOWN_MS) ?? 60_000,
+    ),
+  };
+}
+
+/** Length of the cooldown after the `failures`-th consecutive failure (doubling, bounded). */
+export function cooldownLength(bounds: CooldownBounds, failures: number, retryAfterMs?: number): number {
+  const backoff = bounds.cooldownMs * 2 ** Math.min(failures - 1, 30);
+  return Math.min(bounds.maxCooldownMs, Math.max(backoff, retryAfterMs ?? 0));
+}
+
+/** The INVOCATION_UNAVAILABLE refusal of a path that is cooling down (nothing was sent). */
+export function cooldownRefusal(status: AvailabilityStatus, route: string): InvocationUnavailableError {
+  const { tool } = status;
+  return new InvocationUnavailableError(
+    `${route}: access path "${tool}" is cooling down after ${status.reason} until ${status.until}; nothing was sent. It reopens by itself then, or earlier when a registered health probe succeeds.`,
+    {
+      route,
+      tool,
+      reason: "cooldown",
+      ...(status.reason === undefined ? {} : { cause: status.reason }),
+      ...(status.until === undefined ? {} : { until: status.until }),
+    },
+    { retryable: false },
+  );
 }
 
 /** A short, stable reason for a cooldown caused by `error`. */

@@ -151,13 +151,16 @@ export class BudgetLedger {
     this.#calls++;
   }
 
-  /** Checks every limit for one more attempt, then consumes them together (before the attempt runs). */
-  startAttempt(subject: CostSubject, route: string): void {
+  /**
+   * Checks every limit for one more attempt, then consumes them together (before the attempt runs).
+   * Returns the cost it charged (for `refundAttempt`).
+   */
+  startAttempt(subject: CostSubject, route: string): number {
     this.checkWallClock(route);
     const budget = this.budget;
     if (budget === undefined) {
       this.#consume(subject, 0);
-      return;
+      return 0;
     }
     if (budget.maxAttempts !== undefined && this.#attempts + 1 > budget.maxAttempts) {
       throw exceeded("attempts", budget.maxAttempts, this.#attempts, route);
@@ -182,6 +185,15 @@ export class BudgetLedger {
       }
     }
     this.#consume(subject, cost);
+    return cost;
+  }
+
+  /** Gives back an attempt `startAttempt` consumed that was then refused elsewhere (a shared budget). */
+  refundAttempt(subject: CostSubject, cost: number): void {
+    this.#attempts--;
+    if (subject.remote) this.#remoteAttempts--;
+    this.#toolAttempts.set(subject.tool, (this.#toolAttempts.get(subject.tool) ?? 1) - 1);
+    this.#cost -= cost;
   }
 
   usage(): BudgetUsage {
@@ -203,7 +215,8 @@ export class BudgetLedger {
   }
 }
 
-function priceOf(cost: (subject: CostSubject) => number, subject: CostSubject, route: string): number {
+/** Calls a trusted cost function for one attempt; a throw or a bad price refuses the attempt. */
+export function priceOf(cost: (subject: CostSubject) => number, subject: CostSubject, route: string): number {
   let price: unknown;
   try {
     price = cost(Object.freeze({ ...subject }));

@@ -3,22 +3,26 @@
  * availability, approval, before-hooks, a fresh schema/binding check, then attempts (each budgeted
  * before it runs) with same-route retries for transient failures, output validation and projection,
  * after-hooks. When the route ends unavailable, the preflighted fallbacks run in order, each through
- * the same steps.
+ * the same steps. A shared budget is reserved per attempt, settled once sent, released when never sent;
+ * a shared availability store is awaited (docs/state/postgres.md).
  */
 import type { PreparedCall } from "../boundary/checks.js";
 import type { Executor } from "../boundary/executor.js";
 import { CallRefusedError, InvocationUnavailableError } from "../errors/errors.js";
 import type { ToolResult } from "../model/specs.js";
-import { type AvailabilityMemory, cooldownReason } from "./availability.js";
+import { cooldownReason } from "./availability.js";
 import type { PreflightedCall, PreflightedRoute } from "./fallback.js";
 import { type HookCallSnapshot, type ResolvedHooks, runHook, snapshot } from "./hooks.js";
 import { asSchemaRefusal, codeOf, eventMessage, recheckChecked } from "./refusals.js";
 import { isTransient, isUnavailable, retryAfterMs } from "./retry.js";
 import type { RunState } from "./run.js";
+import { type CallCharge, reserveShared } from "./shared-attempt.js";
+import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
+import { releaseQuietly, settleQuietly } from "./state/shared-budget.js";
 
 export interface CallEnvironment {
   readonly executor: Executor;
-  readonly availability: AvailabilityMemory;
+  readonly availability: AvailabilityStore;
   readonly hooks: ResolvedHooks;
 }
 
@@ -46,6 +50,7 @@ export async function runLogicalCall(
   const routes: readonly PreflightedRoute[] = [planned.primary, ...planned.fallbacks];
   const failures: RouteFailure[] = [];
   let current = planned.primary;
+  const charge: CallCharge = { counted: false };
   try {
     run.throwIfStopped(current.prepared.route);
     run.ledger.startCall(current.prepared.route);
@@ -63,7 +68,7 @@ export async function runLogicalCall(
         });
       }
       try {
-        const result = await runRoute(env, run, current, index, i > 0);
+        const result = await runRoute(env, run, current, index, i > 0, charge);
         if (run.emitter.observed) {
           await run.emitter.emit("tool.end", {
             callIndex: index,
@@ -125,6 +130,7 @@ async function runRoute(
   planned: PreflightedRoute,
   index: number,
   fallback: boolean,
+  charge: CallCharge,
 ): Promise<ToolResult> {
   let attempts = 0;
   let prepared: PreparedCall | undefined;
@@ -132,7 +138,8 @@ async function runRoute(
     // The chain was preflighted; check again, local state may have changed since.
     prepared = recheckChecked(env.executor, planned.prepared);
     let route = prepared.route;
-    env.availability.assertAvailable(prepared.call.tool, route);
+    const open = pendingOf(env.availability.assertAvailable(prepared.call.tool, route));
+    if (open !== undefined) await open;
     let waited = false;
     if (prepared.approvalRequired) {
       await env.executor.approve(prepared, { signal: run.signal, runId: run.runId, callIndex: index });
@@ -161,33 +168,37 @@ async function runRoute(
       run.throwIfStopped(route);
       // A backoff sleep lets trusted code replace the contract or rebind the tool meanwhile.
       if (attempts > 0) assertCurrent(env.executor, prepared);
-      env.availability.assertAvailable(prepared.call.tool, route);
-      run.ledger.startAttempt(
-        {
-          tool: prepared.call.tool,
-          endpoint: prepared.call.endpoint,
-          effect: prepared.endpoint.effect,
-          remote: prepared.registered.tool.remote,
-          attempt: attempts + 1,
-        },
-        route,
-      );
+      const eligible = pendingOf(env.availability.assertAvailable(prepared.call.tool, route));
+      if (eligible !== undefined) await eligible;
+      const subject = {
+        tool: prepared.call.tool,
+        endpoint: prepared.call.endpoint,
+        effect: prepared.endpoint.effect,
+        remote: prepared.registered.tool.remote,
+        attempt: attempts + 1,
+      };
+      const charged = run.ledger.startAttempt(subject, route);
+      const shared = run.config.sharedBudget;
+      const reservation =
+        shared === undefined ? undefined : await reserveShared(run, shared, subject, charged, charge, route);
       attempts++;
-      if (run.emitter.observed) {
-        await run.emitter.emit("tool.start", {
-          callIndex: index,
-          tool: prepared.call.tool,
-          endpoint: prepared.call.endpoint,
-          endpointFingerprint: prepared.call.endpointFingerprint,
-          toolFingerprint: prepared.call.toolFingerprint,
-          attempt: attempts,
-          ...(run.config.includePayloads ? { arguments: jsonCopy(prepared.call.arguments) } : {}),
-        });
-      }
       let result: ToolResult;
+      let sent = false;
       try {
+        if (run.emitter.observed) {
+          await run.emitter.emit("tool.start", {
+            callIndex: index,
+            tool: prepared.call.tool,
+            endpoint: prepared.call.endpoint,
+            endpointFingerprint: prepared.call.endpointFingerprint,
+            toolFingerprint: prepared.call.toolFingerprint,
+            attempt: attempts,
+            ...(run.config.includePayloads ? { arguments: jsonCopy(prepared.call.arguments) } : {}),
+          });
+        }
         // The tool.start emit awaited (trace store, stream consumer): check again right before the invoker.
         assertCurrent(env.executor, prepared);
+        sent = true;
         const raw = await run.bound(env.executor.invoke(prepared, run), route);
         try {
           result = env.executor.finish(prepared, raw, attempts);
@@ -198,6 +209,9 @@ async function runRoute(
         // the run (docs/runtime/execution-boundary.md).
         run.throwIfStopped(route);
       } catch (error) {
+        // A reserved shared attempt that never reached the invoker is given back; a sent one stays spent.
+        if (reservation !== undefined) await (sent ? settleQuietly : releaseQuietly)(reservation);
+        if (!sent) throw error;
         const stop = run.stopError(route);
         if (stop !== undefined) throw new RouteFailure(stop, attempts, false);
         if (
@@ -215,12 +229,17 @@ async function runRoute(
           }
         }
         if (isUnavailable(error)) {
-          env.availability.markUnavailable(prepared.call.tool, cooldownReason(error), retryAfterMs(error));
+          const marked = pendingOf(
+            env.availability.markUnavailable(prepared.call.tool, cooldownReason(error), retryAfterMs(error)),
+          );
+          if (marked !== undefined) await marked.catch(() => undefined);
           throw new RouteFailure(error, attempts, true);
         }
         throw new RouteFailure(error, attempts, false);
       }
-      env.availability.markAvailable(prepared.call.tool);
+      if (reservation !== undefined) await settleQuietly(reservation);
+      const reopened = pendingOf(env.availability.markAvailable(prepared.call.tool));
+      if (reopened !== undefined) await reopened.catch(() => undefined);
       await runAfterHooks(env, run, prepared, index, fallback, result, bound);
       return result;
     }

@@ -1,6 +1,6 @@
 /**
  * RunConfig: the trusted, per-run execution settings (run id, tags, metadata, execution mode,
- * concurrency bound, retry policy, budget, payload tracing, trace store). Validated key by key
+ * concurrency bound, retry policy, budget, shared budget, payload tracing, trace store). Validated key by key
  * before a run starts, so a typo never silently drops a limit.
  */
 import { randomUUID } from "node:crypto";
@@ -8,6 +8,7 @@ import type { TraceStore } from "../traces/store.js";
 import { ExecutionBudget } from "./budget.js";
 import { assertOptionKeys, configInvalid, integerOption } from "./refusals.js";
 import { RetryPolicy } from "./retry.js";
+import { SharedBudget } from "./state/shared-budget.js";
 
 /** `sequential`: one call after the other. `parallelReadOnly`: flat, explicitly read-only plans only. */
 export type ExecutionMode = "sequential" | "parallelReadOnly";
@@ -23,6 +24,11 @@ export interface RunConfig {
   /** Same-route retries (default RetryPolicy.NONE: one attempt per route). */
   readonly retry?: RetryPolicy;
   readonly budget?: ExecutionBudget;
+  /**
+   * A budget shared with every run and process naming the same key (docs/state/postgres.md):
+   * reserved before each attempt, after `budget`. A store that cannot answer refuses the attempt.
+   */
+  readonly sharedBudget?: SharedBudget;
   /** Aborts the run (RUN_ABORTED). */
   readonly signal?: AbortSignal;
   /**
@@ -42,6 +48,7 @@ export interface ResolvedRunConfig {
   readonly concurrency: number;
   readonly retry: RetryPolicy;
   readonly budget: ExecutionBudget | undefined;
+  readonly sharedBudget: SharedBudget | undefined;
   readonly signal: AbortSignal | undefined;
   readonly includePayloads: boolean;
   readonly traceStore: TraceStore | undefined;
@@ -61,6 +68,7 @@ const KEYS = [
   "concurrency",
   "retry",
   "budget",
+  "sharedBudget",
   "signal",
   "includePayloads",
   "traceStore",
@@ -117,6 +125,14 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
       option: "budget",
     });
   }
+  if (config.sharedBudget !== undefined && !(config.sharedBudget instanceof SharedBudget)) {
+    throw configInvalid(
+      `${owner}: sharedBudget must be a SharedBudget (new SharedBudget({ key, store, … })).`,
+      {
+        option: "sharedBudget",
+      },
+    );
+  }
   if (config.signal !== undefined && !(config.signal instanceof AbortSignal)) {
     throw configInvalid(`${owner}: signal must be an AbortSignal.`, { option: "signal" });
   }
@@ -137,6 +153,7 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
     concurrency: concurrency ?? DEFAULT_CONCURRENCY,
     retry: config.retry ?? RetryPolicy.NONE,
     budget: config.budget,
+    sharedBudget: config.sharedBudget,
     signal: config.signal,
     includePayloads: config.includePayloads === true,
     traceStore: store,
@@ -160,6 +177,7 @@ function defaultRunConfig(): ResolvedRunConfig {
     concurrency: DEFAULT_CONCURRENCY,
     retry: RetryPolicy.NONE,
     budget: undefined,
+    sharedBudget: undefined,
     signal: undefined,
     includePayloads: false,
     traceStore: undefined,

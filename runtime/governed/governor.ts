@@ -20,20 +20,23 @@ import {
 } from "./health.js";
 import { type ExecutionHooks, resolveHooks } from "./hooks.js";
 import { GovernedRunner, type RunInput } from "./runner.js";
+import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
 
 export interface GovernorOptions {
   readonly hooks?: ExecutionHooks;
   readonly availability?: AvailabilityOptions;
+  /** A shared availability store (docs/state/postgres.md); default: this process's memory. */
+  readonly availabilityStore?: AvailabilityStore;
 }
 
 export class RunGovernor {
-  readonly availability: AvailabilityMemory;
+  readonly availability: AvailabilityStore;
   readonly probes: HealthProbes;
   readonly #runner: GovernedRunner;
   #monitor: AccessHealthMonitor | undefined;
 
   constructor(executor: Executor, registry: () => Registry, options: GovernorOptions = {}) {
-    this.availability = new AvailabilityMemory(options.availability ?? {});
+    this.availability = options.availabilityStore ?? new AvailabilityMemory(options.availability ?? {});
     this.probes = new HealthProbes(registry, this.availability);
     const env = Object.freeze({
       executor,
@@ -79,7 +82,9 @@ export class RunGovernor {
 
   /** A tool contract was replaced: its availability state and health probe no longer apply. */
   forget(tool: string): void {
-    this.availability.clear(tool);
+    // A shared store forgets in the background (replaceTool is synchronous); a failure only leaves
+    // the shared cooldown to expire on its own.
+    pendingOf(this.availability.clear(tool))?.catch(() => undefined);
     this.probes.unregister(tool);
   }
 

@@ -2,14 +2,15 @@
  * Trusted health probes and the optional background AccessHealthMonitor (docs/trust-model.md §30). Probes
  * are callbacks registered by local code only, for tools with read-only endpoints; a model or a
  * remote schema can neither define one nor set health state. A probe that answers exactly `true`
- * reopens the path at once; false, a throw or a timeout puts it in cooldown. The monitor runs the
+ * reopens the path at once; false, a throw or a timeout puts it in cooldown (in a shared availability
+ * store, for every process: docs/state/postgres.md). The monitor runs the
  * registered probes on an interval with unref'd timers, never overlaps runs, and `stop()` waits for
  * the probes in flight.
  */
 import { SchemaRouterError } from "../errors/errors.js";
 import type { Registry } from "../load/registry.js";
-import type { AvailabilityMemory } from "./availability.js";
 import { assertOptionKeys, configInvalid, integerOption } from "./refusals.js";
+import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
 
 export interface HealthProbeContext {
   readonly tool: string;
@@ -45,7 +46,7 @@ export class HealthProbes {
 
   constructor(
     private readonly registry: () => Registry,
-    private readonly availability: AvailabilityMemory,
+    private readonly availability: AvailabilityStore,
   ) {}
 
   register(tool: string, probe: HealthProbe, options: HealthProbeOptions = {}): void {
@@ -123,12 +124,19 @@ export class HealthProbes {
     if (reason === "stopped" || this.#probes.get(tool) !== entry) {
       return Object.freeze({ tool, healthy: false, reason: reason ?? "stopped" });
     }
-    if (reason === undefined) {
-      this.availability.markAvailable(tool);
-      return Object.freeze({ tool, healthy: true });
-    }
-    this.availability.markUnavailable(tool, "probe-failed");
-    return Object.freeze({ tool, healthy: false, reason });
+    // A shared store (docs/state/postgres.md) publishes the verdict to every process before it resolves.
+    const verdict: HealthCheckResult = Object.freeze(
+      reason === undefined ? { tool, healthy: true } : { tool, healthy: false, reason },
+    );
+    const applied = pendingOf(
+      reason === undefined
+        ? this.availability.markAvailable(tool)
+        : this.availability.markUnavailable(tool, "probe-failed"),
+    );
+    if (applied !== undefined) await applied;
+    const recorded = this.availability.recordProbe?.(verdict);
+    if (recorded !== undefined) await recorded;
+    return verdict;
   }
 }
 

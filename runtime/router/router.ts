@@ -21,6 +21,7 @@ import type {
 } from "../governed/health.js";
 import type { ExecutionHooks } from "../governed/hooks.js";
 import type { RunInput } from "../governed/runner.js";
+import type { AvailabilityStore } from "../governed/state/availability-store.js";
 import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
 import type { ToolResult } from "../model/specs.js";
@@ -99,6 +100,17 @@ export interface SchemaRouterOptions {
   readonly hooks?: ExecutionHooks;
   /** Cooldown bounds of the availability memory (timeouts, connection failures, 429, exhausted 5xx). */
   readonly availability?: AvailabilityOptions;
+  /**
+   * Router state kept outside this process (docs/state/postgres.md): `availability` shares cooldowns
+   * and health-probe verdicts with every process using the same store (its own cooldown bounds
+   * replace `availability`). Budgets and traces are per run: RunConfig `sharedBudget`, `traceStore`.
+   */
+  readonly state?: RouterState;
+}
+
+/** Shared router state (docs/state/postgres.md). */
+export interface RouterState {
+  readonly availability?: AvailabilityStore;
 }
 
 export class SchemaRouter {
@@ -122,9 +134,11 @@ export class SchemaRouter {
       ...(options.approve ? { approve: options.approve } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     });
+    const store = availabilityStoreOf(options);
     this.governor = new RunGovernor(this.executor, () => this.currentRegistry, {
       ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       ...(options.availability !== undefined ? { availability: options.availability } : {}),
+      ...(store !== undefined ? { availabilityStore: store } : {}),
     });
   }
 
@@ -331,6 +345,38 @@ export class SchemaRouter {
   private assertOpen(): void {
     if (this.closed) throw closedError();
   }
+}
+
+/** The shared availability store of `options.state`, checked (undefined: the in-memory default). */
+function availabilityStoreOf(options: SchemaRouterOptions): AvailabilityStore | undefined {
+  const state = options.state;
+  if (state === undefined) return undefined;
+  if (
+    state === null ||
+    typeof state !== "object" ||
+    Object.keys(state).some((key) => key !== "availability")
+  ) {
+    throw new SchemaRouterError("RUN_CONFIG_INVALID", "state: takes only { availability }.", {
+      option: "state",
+    });
+  }
+  const store = state.availability;
+  if (store === undefined) return undefined;
+  if (store === null || typeof store !== "object" || typeof store.assertAvailable !== "function") {
+    throw new SchemaRouterError(
+      "RUN_CONFIG_INVALID",
+      "state.availability must implement AvailabilityStore (e.g. the PostgreSQL state's availability()).",
+      { option: "state.availability" },
+    );
+  }
+  if (options.availability !== undefined) {
+    throw new SchemaRouterError(
+      "RUN_CONFIG_INVALID",
+      "Give cooldown bounds either as `availability` or to the store in `state.availability`, not both.",
+      { option: "availability" },
+    );
+  }
+  return store;
 }
 
 function closedError(): SchemaRouterError {

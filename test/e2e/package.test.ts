@@ -39,6 +39,7 @@ const LAZY_ONLY = [
   "@langchain/core",
   "openai",
   "@anthropic-ai/sdk",
+  "pg",
 ];
 
 describe("package", () => {
@@ -98,6 +99,7 @@ describe("package", () => {
       ".",
       "./bindings",
       "./format",
+      "./postgres",
       "./traces",
       "./transports",
       "./agents",

@@ -136,7 +136,7 @@ describe("error details", () => {
       switch (error.code) {
         case "BUDGET_EXCEEDED":
           expectTypeOf(error.details.limit).toEqualTypeOf<
-            "calls" | "attempts" | "remoteAttempts" | "wallClock" | "toolQuota" | "cost"
+            "calls" | "attempts" | "remoteAttempts" | "wallClock" | "toolQuota" | "cost" | "rate"
           >();
           break;
         case "LOCK_MISMATCH":
