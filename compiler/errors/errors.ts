@@ -15,6 +15,8 @@ export const COMPILER_ERROR_CODES = {
   SOURCE_REDIRECT_REFUSED: "A source fetch was redirected to another origin.",
   SOURCE_PARSE_FAILED: "A source document is not valid JSON or YAML.",
   SOURCE_INVALID: "A source document is not a supported OpenAPI version or shape.",
+  EXTERNAL_REF_LIMIT:
+    "A source's external $refs need more documents, depth, bytes or time than its externalRefs limits allow.",
   SCHEMA_HEADER_ENV_MISSING: "A schema-fetch header names an environment variable that is not set.",
   OVERLAY_INVALID: "A trusted overlay does not fit the imported contract.",
   LOCAL_MODULE_INVALID: "A local tool module could not be loaded or has no tool definition.",

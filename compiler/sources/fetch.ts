@@ -23,6 +23,8 @@ export interface FetchOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly allowInsecureHttp: boolean;
   readonly limits?: Partial<FetchLimits>;
+  /** Aborts the fetch early (e.g. a deadline shared by several fetches). */
+  readonly signal?: AbortSignal;
 }
 
 /** Checks a source URL: https, or http for loopback hosts (or when local config allows it); no credentials. */
@@ -62,7 +64,8 @@ export async function fetchDocument(
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   let url = checkSourceUrl(source, location, options.allowInsecureHttp);
   const origin = url.origin;
-  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const deadline = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
   for (let redirects = 0; ; redirects++) {
     let response: Awaited<ReturnType<typeof request>>;
     try {
