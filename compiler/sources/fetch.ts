@@ -126,14 +126,25 @@ export async function fetchDocument(
   }
 }
 
+type AbandonableBody = AsyncIterable<Uint8Array> & {
+  destroy(): unknown;
+  on(event: "error", listener: (error: unknown) => void): unknown;
+};
+
+/** Destroys a body nobody reads any more: undici reports that as an error event, which must not go unheard. */
+function abandon(body: AbandonableBody): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
 async function readLimited(
   source: string,
-  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
+  body: AbandonableBody,
   contentLength: string | string[] | undefined,
   maxBytes: number,
 ): Promise<Uint8Array> {
   if (typeof contentLength === "string" && Number(contentLength) > maxBytes) {
-    body.destroy();
+    abandon(body);
     throw new SourceError(
       source,
       "SOURCE_TOO_LARGE",
@@ -146,7 +157,7 @@ async function readLimited(
     for await (const chunk of body) {
       size += chunk.byteLength;
       if (size > maxBytes) {
-        body.destroy();
+        abandon(body);
         throw new SourceError(source, "SOURCE_TOO_LARGE", `the document exceeds the ${maxBytes}-byte limit.`);
       }
       chunks.push(chunk);

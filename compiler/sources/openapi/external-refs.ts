@@ -230,7 +230,9 @@ class Bundler {
           `external reference ${quote(ref)}${where} does not resolve in ${target.key}`,
         );
       this.stored.set(fullKey, { fullKey, key: target.key, tokens, value });
-      (this.work[Math.max(depth, target.depth)] ??= []).push({ doc: target, node: value });
+      const bucket = Math.max(depth, target.depth);
+      if (this.work[bucket] === undefined) this.work[bucket] = [];
+      this.work[bucket].push({ doc: target, node: value });
     }
     this.rewrites.push([holder, fullKey]);
   }
