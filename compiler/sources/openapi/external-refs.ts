@@ -12,12 +12,13 @@
  * parallel (limits would trip in no fixed order), fails the whole resolution on one refused read, and
  * bundles to first-use locations rather than stable names. It still resolves the bundled document.
  */
-import { decodePointerToken, digestJson, encodePointerToken, isUrl } from "schemarouter/internal";
+import { decodePointerToken, digestJson, isUrl } from "schemarouter/internal";
 import { type ExternalRefsConfig, externalRefLimits } from "../../config/external-refs.js";
 import { SourceError } from "../../errors/errors.js";
 import { DATA_KEYS, MAP_KEYS } from "../patterns.js";
 import type { LoadedDocument } from "./document.js";
 import { externalDefNames } from "./external-names.js";
+import { evaluatePointer, fragmentTokens, pointerOf } from "./external-pointer.js";
 import { ExternalDocumentReader } from "./external-reader.js";
 import { type DocumentScope, fileScope, type UrlScopeOptions, urlScope } from "./external-scope.js";
 
@@ -121,7 +122,7 @@ class Bundler {
 
   async run(): Promise<void> {
     for (let depth = 0; depth < this.work.length; depth++) {
-      const bucket = this.work[depth]!;
+      const bucket = this.work[depth] ?? [];
       for (let i = 0; i < bucket.length; i++) {
         const { doc, node } = bucket[i]!;
         for (const holder of this.references(node)) await this.follow(holder, doc, depth);
@@ -219,10 +220,10 @@ class Bundler {
         this.documents.set(target.id, target);
       }
     }
-    const tokens = fragment === "" ? [] : fragment.slice(1).split("/").map(decodeFragmentToken);
+    const tokens = fragmentTokens(fragment);
     const fullKey = `${target.key}#${pointerOf(tokens)}`;
     if (!this.stored.has(fullKey)) {
-      const value = evaluate(target.value, tokens);
+      const value = evaluatePointer(target.value, tokens);
       if (value === undefined)
         return this.refuse(
           holder,
@@ -272,38 +273,6 @@ class Bundler {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     (this.root.value as Node)[EXTERNAL_DEFS_KEY] = Object.fromEntries(entries);
   }
-}
-
-/** RFC 6901 pointer text of `tokens`. */
-function pointerOf(tokens: readonly string[]): string {
-  return tokens.map((token) => `/${encodePointerToken(token)}`).join("");
-}
-
-/** The value at the JSON pointer `tokens` inside `value`; undefined when there is none. */
-function evaluate(value: unknown, tokens: readonly string[]): unknown {
-  let node = value;
-  for (const token of tokens) {
-    if (node === null || typeof node !== "object") return undefined;
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      node = node[Number(token)];
-    } else {
-      if (!Object.hasOwn(node, token)) return undefined;
-      node = (node as Node)[token];
-    }
-  }
-  return node;
-}
-
-/** A URI-fragment pointer token: percent-decoded (RFC 6901 §6), then unescaped. */
-function decodeFragmentToken(token: string): string {
-  let decoded = token;
-  try {
-    decoded = decodeURIComponent(token);
-  } catch {
-    // Not percent-encoded text: taken as written.
-  }
-  return decodePointerToken(decoded);
 }
 
 /** A document-supplied reference as quoted, bounded text for reports. */

@@ -66,7 +66,7 @@ export class SchemaConverter {
         pointer,
         construct: "external-ref",
         level: "unsupported",
-        message: `${what} reference ${ref} is external (${this.externalNote()}); the operation using it is left out.`,
+        message: `${what} reference ${ref} is external (${this.externalNote(ref)}); the operation using it is left out.`,
       });
     }
     const target = this.lookup(ref);
@@ -149,8 +149,9 @@ export class SchemaConverter {
       });
   }
 
-  private externalNote(): string {
-    return this.refused === undefined ? "external refs are off" : "not a resolvable reference";
+  /** Why an unresolved reference was not followed (a local `#anchor` reads as it always has). */
+  private externalNote(ref: string): string {
+    return this.refused === undefined || ref.startsWith("#") ? "external refs are off" : "not followed";
   }
 
   private reference(ref: string, pointer: string, owner: string | undefined): string {
@@ -160,7 +161,7 @@ export class SchemaConverter {
         pointer,
         construct: "external-ref",
         level: "unsupported",
-        message: `external reference ${ref} is not resolved (${this.externalNote()}); the operation using it is left out.`,
+        message: `external reference ${ref} is not resolved (${this.externalNote(ref)}); the operation using it is left out.`,
       });
     }
     const name = this.defName(ref);

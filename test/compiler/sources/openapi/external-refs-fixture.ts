@@ -54,6 +54,8 @@ export const MULTI_FILE_PROJECT: Readonly<Record<string, unknown>> = {
             properties: {
               pet: { $ref: "../components/schemas/Pet.yaml" },
               error: { $ref: "../common.yaml#/components/schemas/Error" },
+              // Back into the root document: a local reference again.
+              rootError: { $ref: "../openapi.yaml#/components/schemas/Error" },
             },
           }),
         },

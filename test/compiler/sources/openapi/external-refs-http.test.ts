@@ -146,6 +146,27 @@ describe("limits on fetched documents", () => {
     expect(error.details).toMatchObject({ limit: "maxBytes", value: 1000 });
   });
 
+  it.each([
+    ["an endless chain", "maxDepth", 10, (n: number) => ({ $ref: `${n + 1}.json` })],
+    [
+      "an endless fan-out",
+      "maxDocuments",
+      100,
+      (n: number) => ({ anyOf: Array.from({ length: 50 }, (_, i) => ({ $ref: `${n * 50 + i + 1}.json` })) }),
+    ],
+  ] as const)("a server generating %s is stopped by %s (default %d)", async (_, limit, value, next) => {
+    const origin = await server((request, response) => {
+      const n = Number(/^\/d\/(\d+)\.json$/.exec(request.url ?? "")?.[1]);
+      if (request.url === "/d/openapi.json")
+        return sendJson(response, 200, documentWith({ x: { $ref: "0.json" } }));
+      return sendJson(response, 200, next(n));
+    });
+    const error = await failure(resolveUrl(`${origin.url}/d/openapi.json`));
+    expect(error.code).toBe("EXTERNAL_REF_LIMIT");
+    expect(error.details).toMatchObject({ limit, value });
+    expect(origin.requests.length).toBeLessThanOrEqual(value + 1);
+  });
+
   it("timeoutMs: a document that never arrives is cut off, with the limit named", async () => {
     const origin = await server(
       routes({

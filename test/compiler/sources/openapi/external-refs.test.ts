@@ -17,7 +17,7 @@ import { openapiAdapter } from "../../../../compiler/sources/openapi/index.js";
 import type { SourceResult } from "../../../../compiler/sources/types.js";
 import { sha256 } from "../../../../runtime/format/fingerprint.js";
 import { SchemaRouter } from "../../../../runtime/router/router.js";
-import { tempProject } from "../../../helpers/project.js";
+import { REPO_ROOT, tempProject } from "../../../helpers/project.js";
 import { failure } from "../../../helpers/refusal.js";
 import { documentWith, MULTI_FILE_PROJECT, writeTree } from "./external-refs-fixture.js";
 
@@ -68,12 +68,34 @@ describe("external $refs off (the default)", () => {
   );
 });
 
+describe("external $refs on, in a document without any", () => {
+  it.each(["petstore-30.yaml", "petstore-31.json", "names-31.yaml"])(
+    "%s compiles exactly as with them off",
+    async (file) => {
+      const specs = join(REPO_ROOT, "test/fixtures/specs");
+      expect(await resolveIn(specs, ON, file)).toEqual(await resolveIn(specs, undefined, file));
+    },
+  );
+
+  it("never follows a $ref below instance data or a vendor extension", async () => {
+    const doc = documentWith({ ok: { type: "string", default: { $ref: "missing-1.yaml" } } });
+    const ok = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)["/ok"]!.get!;
+    (ok.responses as Record<string, Record<string, unknown>>)["200"]!.content = {
+      "application/json": { schema: { type: "string" }, examples: { a: { $ref: "missing-2.yaml" } } },
+    };
+    const dir = tree({ "api/openapi.yaml": { ...doc, "x-extra": { $ref: "missing-3.yaml" } } });
+    const result = await resolveIn(dir, ON);
+    expect(names(result)).toEqual(["ok"]);
+    expect(result.tools[0]!.metadata?.externalDocuments).toBeUndefined();
+  });
+});
+
 describe("a multi-file project with external $refs enabled", () => {
   it("compiles every operation, with each external schema stored once under a stable name", async () => {
     const result = await resolveIn(tree(MULTI_FILE_PROJECT), ON);
     expect(names(result)).toEqual(["createPet", "getPet", "listPets"]);
     // The root's own Error keeps its name; common.yaml's Error is named after its file.
-    expect(Object.keys(result.defs)).toEqual(["Category", "Owner", "Pet", "common_Error"]);
+    expect(Object.keys(result.defs)).toEqual(["Category", "Error", "Owner", "Pet", "common_Error"]);
     expect(result.defs.Pet).toMatchObject({
       properties: { owner: { $ref: "#/$defs/Owner" }, category: { $ref: "#/$defs/Category" } },
     });
