@@ -130,7 +130,10 @@ try {
   // 4. The compiler, with the runtime from its tarball.
   const project = join(work, "project");
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project", private: true, type: "module" }));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "project", private: true, type: "module" }),
+  );
   npm(["install", tarball("schemarouter"), tarball("@schemarouter/compiler")], project);
   cpSync(join(ROOT, "examples/petstore/openapi.yaml"), join(project, "openapi.yaml"));
   const schemarouter = join(project, "node_modules", ".bin", "schemarouter");
