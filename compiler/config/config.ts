@@ -9,6 +9,7 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonSchema } from "schemarouter/internal";
 import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
 import { ConfigError } from "../errors/errors.js";
+import type { ExternalRefsConfig } from "./external-refs.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 
 export const CONFIG_FILE = "schemarouter.config.json";
@@ -17,6 +18,8 @@ export const DEFAULTS = {
   lockfile: "schemarouter.lock.json",
   runtimeImport: "schemarouter",
 } as const;
+
+export type { ExternalRefsConfig } from "./external-refs.js";
 
 export interface EnvRef {
   readonly env: string;
@@ -61,6 +64,8 @@ export interface OpenApiSourceConfig {
   readonly kind: "openapi";
   readonly location: string;
   readonly schemaHeaders?: Readonly<Record<string, EnvRef>>;
+  /** Off unless present with `enabled: true` (docs/sources/openapi-external-refs.md). */
+  readonly externalRefs?: ExternalRefsConfig;
   readonly overlays?: Overlays;
 }
 

@@ -3,6 +3,7 @@
  * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
  */
 
+import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
 
@@ -53,8 +54,10 @@ const openapiSource = {
     schemaHeaders: {
       type: "object",
       additionalProperties: env,
-      description: "Headers sent only when fetching the document, each from a named environment variable.",
+      description:
+        "Headers sent only when fetching the document (and same-origin external $refs), each from a named environment variable.",
     },
+    externalRefs: externalRefsSchema,
     overlays,
   },
 } as const;

@@ -5,7 +5,10 @@
  * (the client's stamp covers the config entry and the whole lock entry) and are the bytes this
  * compiler last wrote (written-record.ts). Remote sources (URLs, MCP,
  * OPTIMADE) and local tool modules are always resolved again; their bindings are still kept when
- * the artifact they would be generated from did not change (see bindings.ts).
+ * the artifact they would be generated from did not change (see bindings.ts). A source whose external
+ * `$ref`s read other files is locked with a digest over all of them (sources/openapi/external-refs.ts),
+ * which never equals its root document's byte digest: such a source is never reused, so a change to
+ * any referenced file is always compiled (docs/sources/openapi-external-refs.md).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

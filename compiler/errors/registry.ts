@@ -9,6 +9,7 @@ import {
   type ErrorTable,
   json,
   number,
+  oneOf,
   optional,
   string,
   strings,
@@ -103,6 +104,16 @@ export const COMPILER_ERRORS = {
     class: "ConfigError",
     meaning: "`schemarouter db` was given no --url and DATABASE_URL is not set.",
     details: {},
+  },
+  EXTERNAL_REF_LIMIT: {
+    class: "SourceError",
+    meaning:
+      "A source's external $refs need more documents, depth, bytes or time than its externalRefs limits allow.",
+    details: {
+      source,
+      limit: oneOf(["maxDocuments", "maxDepth", "maxBytes", "timeoutMs"], "The limit reached."),
+      value: number("The limit's configured value."),
+    },
   },
   SCHEMA_HEADER_ENV_MISSING: {
     class: "SourceError",

@@ -23,6 +23,8 @@ export interface FetchOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly allowInsecureHttp: boolean;
   readonly limits?: Partial<FetchLimits>;
+  /** Aborts the fetch early (e.g. a deadline shared by several fetches). */
+  readonly signal?: AbortSignal;
 }
 
 /** Checks a source URL: https, or http for loopback hosts (or when local config allows it); no credentials. */
@@ -62,7 +64,8 @@ export async function fetchDocument(
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   let url = checkSourceUrl(source, location, options.allowInsecureHttp);
   const origin = url.origin;
-  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const deadline = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
   for (let redirects = 0; ; redirects++) {
     let response: Awaited<ReturnType<typeof request>>;
     try {
@@ -123,14 +126,25 @@ export async function fetchDocument(
   }
 }
 
+type AbandonableBody = AsyncIterable<Uint8Array> & {
+  destroy(): unknown;
+  on(event: "error", listener: (error: unknown) => void): unknown;
+};
+
+/** Destroys a body nobody reads any more: undici reports that as an error event, which must not go unheard. */
+function abandon(body: AbandonableBody): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
 async function readLimited(
   source: string,
-  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
+  body: AbandonableBody,
   contentLength: string | string[] | undefined,
   maxBytes: number,
 ): Promise<Uint8Array> {
   if (typeof contentLength === "string" && Number(contentLength) > maxBytes) {
-    body.destroy();
+    abandon(body);
     throw new SourceError(
       source,
       "SOURCE_TOO_LARGE",
@@ -143,7 +157,7 @@ async function readLimited(
     for await (const chunk of body) {
       size += chunk.byteLength;
       if (size > maxBytes) {
-        body.destroy();
+        abandon(body);
         throw new SourceError(source, "SOURCE_TOO_LARGE", `the document exceeds the ${maxBytes}-byte limit.`);
       }
       chunks.push(chunk);

@@ -9,9 +9,9 @@ import type { CompatibilityIssue } from "schemarouter/internal";
 import { encodePointerToken, patternProblem } from "schemarouter/internal";
 
 /** Keys whose values are instance data, not schemas: a `pattern` key below them is not a keyword. */
-const DATA_KEYS = new Set(["const", "default", "enum", "example", "examples"]);
+export const DATA_KEYS: ReadonlySet<string> = new Set(["const", "default", "enum", "example", "examples"]);
 /** Keys whose values map names to schemas or spec objects: every member is walked, whatever its name. */
-const MAP_KEYS = new Set([
+export const MAP_KEYS: ReadonlySet<string> = new Set([
   "properties",
   "patternProperties",
   "dependentSchemas",

@@ -50,7 +50,11 @@ export async function loadOpenApiDocument(
       );
     }
   }
-  const doc = parseDocument(source, Buffer.from(bytes).toString("utf8"));
+  const parsed = parseDocumentText(source, bytes, "the document");
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new SourceError(source, "SOURCE_INVALID", "the document is not an object.");
+  }
+  const doc = parsed as Record<string, unknown>;
   const openapi = doc.openapi;
   let version: OpenApiVersion;
   if (typeof openapi === "string" && /^3\.0\.\d+/.test(openapi)) version = "3.0";
@@ -72,7 +76,9 @@ export async function loadOpenApiDocument(
   };
 }
 
-function parseDocument(source: string, raw: string): Record<string, unknown> {
+/** Parses a JSON or YAML document (`what` names it in errors, e.g. "the document"). */
+export function parseDocumentText(source: string, bytes: Uint8Array, what: string): unknown {
+  const raw = Buffer.from(bytes).toString("utf8");
   // A UTF-8 byte order mark is not JSON; the digest still covers the bytes as received.
   const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   let value: unknown;
@@ -82,18 +88,16 @@ function parseDocument(source: string, raw: string): Record<string, unknown> {
     throw new SourceError(
       source,
       "SOURCE_PARSE_FAILED",
-      `the document is not valid JSON or YAML: ${(error as Error).message}`,
+      `${what} is not valid JSON or YAML: ${(error as Error).message}`,
       {},
       { cause: error },
     );
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new SourceError(source, "SOURCE_INVALID", "the document is not an object.");
-  }
-  return value as Record<string, unknown>;
+  return value;
 }
 
-function resolveSchemaHeaders(
+/** The schema-fetch headers, each read from its named environment variable. */
+export function resolveSchemaHeaders(
   source: string,
   headers: Readonly<Record<string, EnvRef>> | undefined,
   env: Readonly<Record<string, string | undefined>>,

@@ -8,6 +8,7 @@ import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "sch
 import {
   DefinitionSet,
   encodePointerToken,
+  isUrl,
   sanitizeLocation,
   withoutQueryOrFragment,
 } from "schemarouter/internal";
@@ -16,7 +17,8 @@ import { SourceError } from "../../errors/errors.js";
 import { sortIssues } from "../compatibility.js";
 import { reportUnsupportedPatterns } from "../patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
-import { loadOpenApiDocument } from "./document.js";
+import { loadOpenApiDocument, resolveSchemaHeaders } from "./document.js";
+import { type BundledRefs, bundleExternalRefs } from "./external-refs.js";
 import { buildEndpoint, METHODS } from "./operation-object.js";
 import { SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { apiKeySchemes } from "./security-scheme-object.js";
@@ -28,6 +30,15 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
   async resolve(name: string, config: OpenApiSourceConfig, context: SourceContext): Promise<SourceResult> {
     const loaded = await loadOpenApiDocument(name, config.location, config.schemaHeaders, context);
     const { doc } = loaded;
+    // Off unless local config enables them; then bundled into `doc` before anything reads it.
+    const external: BundledRefs | undefined =
+      config.externalRefs?.enabled === true
+        ? await bundleExternalRefs(name, loaded, config.externalRefs, {
+            // Only a fetched root document can reference URLs (its own origin), which get its headers.
+            headers: isUrl(loaded.base) ? resolveSchemaHeaders(name, config.schemaHeaders, context.env) : {},
+            allowInsecureHttp: context.allowInsecureHttp,
+          })
+        : undefined;
     let refs: { get(ref: string): unknown };
     try {
       refs = await new $RefParser().resolve(structuredClone(doc), { resolve: { external: false } });
@@ -49,7 +60,7 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     };
     const issues: CompatibilityIssue[] = [];
     const report = (issue: CompatibilityIssue) => issues.push(issue);
-    const converter = new SchemaConverter(lookup, loaded.version, report);
+    const converter = new SchemaConverter(lookup, loaded.version, report, external?.refusals);
     const endpoints = compileOperations(doc, converter, report);
     reportDocumentLevel(doc, report);
     reportUnsupportedPatterns(doc, "", report);
@@ -82,13 +93,20 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
         openapi: String(doc.openapi),
         version: typeof info.version === "string" ? info.version : null,
         servers: serverUrls(doc),
+        ...(external !== undefined && external.documents.length > 0
+          ? { externalDocuments: [...external.documents] }
+          : {}),
       },
     };
     return {
       tools: [tool],
       defs: usedDefs(converter.defs, endpoints),
-      compatibility: sortIssues(issues),
-      documentDigest: loaded.documentDigest,
+      compatibility: sortIssues(
+        external === undefined
+          ? issues
+          : issues.map((issue) => ({ ...issue, pointer: external.locate(issue.pointer) })),
+      ),
+      documentDigest: external?.documentDigest ?? loaded.documentDigest,
       location: loaded.location,
     };
   },

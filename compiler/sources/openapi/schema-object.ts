@@ -10,6 +10,7 @@
 import type { CompatibilityIssue, JsonSchema } from "schemarouter/internal";
 import { decodePointerToken, encodePointerToken } from "schemarouter/internal";
 import type { OpenApiVersion } from "./document.js";
+import { EXTERNAL_DEFS_KEY, type RefusedRef } from "./external-refs.js";
 import { convertOas30Schema } from "./oas30-schema.js";
 import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLE } from "./schema-keywords.js";
 
@@ -38,6 +39,11 @@ export class SchemaConverter {
     readonly lookup: (ref: string) => unknown,
     private readonly version: OpenApiVersion,
     private readonly report: (issue: CompatibilityIssue) => void,
+    /**
+     * Set when the source's external refs are on (external-refs.ts bundled the document): the
+     * references it refused, by the marker `$ref` that replaced each.
+     */
+    private readonly refused?: ReadonlyMap<string, RefusedRef>,
   ) {}
 
   /** Converts the schema found at `pointer` (already looked up as `schema`). */
@@ -55,12 +61,13 @@ export class SchemaConverter {
    * response, path item). External and dangling references throw: the operation is left out.
    */
   resolveObject(ref: string, pointer: string, what: string): Node {
+    this.checkRefused(ref, pointer);
     if (!ref.startsWith("#")) {
       throw new UnsupportedConstruct({
         pointer,
         construct: "external-ref",
         level: "unsupported",
-        message: `${what} reference ${ref} is external (external refs are off); the operation using it is left out.`,
+        message: `${what} reference ${ref} is external (${this.externalNote(ref)}); the operation using it is left out.`,
       });
     }
     const target = this.lookup(ref);
@@ -131,13 +138,31 @@ export class SchemaConverter {
     return out;
   }
 
+  /** Throws the report of a reference external-refs.ts refused. */
+  private checkRefused(ref: string, pointer: string): void {
+    const refused = this.refused?.get(ref);
+    if (refused !== undefined)
+      throw new UnsupportedConstruct({
+        pointer,
+        construct: refused.construct,
+        level: "unsupported",
+        message: `${refused.message}; the operation using it is left out.`,
+      });
+  }
+
+  /** Why an unresolved reference was not followed (a local `#anchor` reads as it always has). */
+  private externalNote(ref: string): string {
+    return this.refused === undefined || ref.startsWith("#") ? "external refs are off" : "not followed";
+  }
+
   private reference(ref: string, pointer: string, owner: string | undefined): string {
+    this.checkRefused(ref, pointer);
     if (!ref.startsWith("#/")) {
       throw new UnsupportedConstruct({
         pointer,
         construct: "external-ref",
         level: "unsupported",
-        message: `external reference ${ref} is not resolved (external refs are off); the operation using it is left out.`,
+        message: `external reference ${ref} is not resolved (${this.externalNote(ref)}); the operation using it is left out.`,
       });
     }
     const name = this.defName(ref);
@@ -177,10 +202,13 @@ export class SchemaConverter {
     const existing = this.names.get(ref);
     if (existing !== undefined) return existing;
     const tokens = ref.slice(2).split("/").map(decodePointerToken);
+    // Component schemas keep their names; bundled external objects the stable names they were given.
     const base =
       tokens.length === 3 && tokens[0] === "components" && tokens[1] === "schemas"
         ? tokens[2]!
-        : tokens.join("_").replace(/[^A-Za-z0-9_.-]/g, "_");
+        : tokens.length === 2 && tokens[0] === EXTERNAL_DEFS_KEY
+          ? tokens[1]!
+          : tokens.join("_").replace(/[^A-Za-z0-9_.-]/g, "_");
     let name = base;
     for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;
     this.usedNames.add(name);

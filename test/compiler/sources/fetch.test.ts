@@ -149,6 +149,17 @@ describe("fetchDocument", () => {
     expect(error.code).toBe("SOURCE_TOO_LARGE");
   });
 
+  it("abandons a body whose declared Content-Length is over the limit without an unhandled error", async () => {
+    // The whole body arrives: undici reports the destroyed body as an error event, which must be heard
+    // (vitest fails the run on an unhandled error).
+    const s = await server((_request, response) => sendJson(response, 200, { text: "x".repeat(5000) }));
+    const error = await refusal(
+      fetchDocument("s", `${s.url}/big.json`, { ...open, limits: { maxBytes: 1024, timeoutMs: 5_000 } }),
+    );
+    expect(error.code).toBe("SOURCE_TOO_LARGE");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
   it("stops reading a chunked body at the limit (SOURCE_TOO_LARGE)", async () => {
     const s = await server((_request, response) => {
       response.writeHead(200, { "content-type": "application/json" });
