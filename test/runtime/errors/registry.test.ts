@@ -3,6 +3,7 @@
  * hierarchy, codes are unique and well formed, every `reason` is a closed list, the derived code
  * records are the tables', and the classes keep `code`, `message`, `details` and `cause` as thrown.
  */
+
 import { describe, expect, it } from "vitest";
 import {
   COMPILER_ERROR_CODES,
@@ -25,6 +26,7 @@ import {
 } from "../../../runtime/errors/errors.js";
 import { ERROR_CLASSES, ERRORS } from "../../../runtime/errors/registry.js";
 import type { ErrorRow } from "../../../runtime/errors/table.js";
+import { StateError } from "../../../runtime/governed/state/errors.js";
 import { PLANNING_ERROR_CODES, PlanningError } from "../../../runtime/planner/errors.js";
 import { RetrievalError } from "../../../runtime/retrieval/errors.js";
 import { TraceError } from "../../../runtime/traces/events.js";
@@ -47,6 +49,7 @@ const CLASSES: Readonly<Record<string, object>> = {
   FilterQueryError,
   RetrievalError,
   PlanningError,
+  StateError,
   TraceError,
   ConfigError,
   SourceError,
