@@ -5,7 +5,7 @@
  * hang, and the canary secret (the server's allowlisted environment) appears in no error, artifact,
  * lockfile or run event. Streamable HTTP servers are in mcp-http-servers.test.ts.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../compiler/compile/compile.js";
@@ -16,7 +16,13 @@ import { ExecutionPolicy } from "../../runtime/boundary/policy.js";
 import { SchemaRouter } from "../../runtime/router/router.js";
 import type { ListedTool } from "../../runtime/transports/mcp/list.js";
 import { BASE_TOOLS, HOSTILE_DEFINITIONS } from "../fixtures/hostile/hostile-mcp-tools.mjs";
-import { assertNoSecret, HostileTally, MemoryTraceStore, outcomeOf } from "../fixtures/hostile/outcomes.js";
+import {
+  assertNoSecret,
+  filesUnder,
+  HostileTally,
+  MemoryTraceStore,
+  outcomeOf,
+} from "../fixtures/hostile/outcomes.js";
 import { REPO_ROOT, type TempProject, tempProject } from "../helpers/project.js";
 
 const SERVER = join(REPO_ROOT, "test/fixtures/hostile/hostile-mcp-server.mjs");
@@ -208,14 +214,6 @@ describe("lying annotations never grant authority", () => {
     );
   });
 });
-
-/** Every file under `dir`, as text. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, "utf8")];
-  });
-}
 
 describe("calling a hostile server through the router", () => {
   let project: TempProject;
