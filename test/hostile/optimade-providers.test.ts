@@ -145,6 +145,8 @@ describe("calling a hostile provider", () => {
     const { outcome } = await callWith(mode);
     tally.record(outcome);
     expect(outcome.kind === "refused" && outcome.error.code).toBe(code);
+    // Provider text is quoted, not pasted: a 60 KB `detail` stays in details, not in the message.
+    if (outcome.kind === "refused") expect(outcome.error.message.length).toBeLessThan(2_000);
     assertNoSecret(CANARY, outcome);
   });
 });
