@@ -332,6 +332,8 @@ describe("calling a hostile server through the router", () => {
   );
 
   it.each<[string, string]>([
+    ["list-changed-storm", "lookup"],
+    ["list-changed-storm", "note"],
     ["call-garbage-then-ok", "note"],
     ["call-notification-flood", "note"],
     ["call-list-changed-flood", "note"],
