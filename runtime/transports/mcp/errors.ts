@@ -21,8 +21,9 @@ function messageOf(error: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
+/** A result the SDK could not parse: zod 3 names the error `ZodError`, zod 4 core (SDK 1.2x+) `$ZodError`. */
 function isSchemaParseError(error: unknown): boolean {
-  return error instanceof Error && error.name === "ZodError";
+  return error instanceof Error && (error.name === "ZodError" || error.name === "$ZodError");
 }
 
 export function toInvocationError(error: unknown, context: McpErrorContext, sdk?: SdkTypes): InvocationError {

@@ -21,7 +21,24 @@ export interface PageTransport {
   readonly dispatcher: Dispatcher | undefined;
 }
 
-/** One bounded GET; non-success answers become typed errors. */
+/**
+ * The call's signal, also aborted after `timeoutMs`. The timer is held here, not by an inline
+ * `AbortSignal.timeout()`: `AbortSignal.any()` holds its sources weakly, so a timeout signal nothing
+ * else references can be garbage-collected and never fire (a stalled body then hangs the call).
+ */
+function deadlineSignal(
+  callSignal: AbortSignal,
+  timeoutMs: number,
+): { signal: AbortSignal; release(): void } {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => {
+    deadline.abort(new DOMException(`The request timed out after ${timeoutMs} ms.`, "TimeoutError"));
+  }, timeoutMs);
+  timer.unref();
+  return { signal: AbortSignal.any([callSignal, deadline.signal]), release: () => clearTimeout(timer) };
+}
+
+/** One bounded GET within the transport's timeout; non-success answers become typed errors. */
 export async function fetchPage(
   transport: PageTransport,
   url: URL,
@@ -29,7 +46,21 @@ export async function fetchPage(
   route: string,
   callSignal: AbortSignal,
 ): Promise<string> {
-  const signal = AbortSignal.any([callSignal, AbortSignal.timeout(transport.limits.timeoutMs)]);
+  const deadline = deadlineSignal(callSignal, transport.limits.timeoutMs);
+  try {
+    return await fetchWithin(transport, url, budget, route, deadline.signal);
+  } finally {
+    deadline.release();
+  }
+}
+
+async function fetchWithin(
+  transport: PageTransport,
+  url: URL,
+  budget: { bytes: number },
+  route: string,
+  signal: AbortSignal,
+): Promise<string> {
   let response: Dispatcher.ResponseData;
   try {
     // Loaded on the first page fetch, not when the runtime is imported (cold start).

@@ -24,6 +24,11 @@ const ADVICE: Readonly<Record<keyof typeof OPTIMADE_STATUS, string>> = {
   553: "The provider does not serve this API version; recompile the source against its current base URL.",
 };
 
+/** Provider text as a message quotes it: at most 500 characters (the whole text stays in `details`). */
+function quoted(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
 /** Transient statuses: retryable by the executor for read-only calls. */
 function isTransient(status: number): boolean {
   return (
@@ -83,7 +88,7 @@ export function statusError(
     ...(parameter !== undefined ? { parameter } : {}),
     ...(retryAfter !== undefined ? { retryAfter } : {}),
   };
-  const said = detail === "" ? "" : `: ${detail}`;
+  const said = detail === "" ? "" : `: ${quoted(detail)}`;
   if (status in OPTIMADE_STATUS) {
     const known = status as keyof typeof OPTIMADE_STATUS;
     return new InvocationError(
@@ -133,7 +138,7 @@ export function parseEnvelope(
       .map((error) => error.detail ?? error.title ?? "")
       .filter((part) => part !== "")
       .join("; ");
-    fail(`a success answer carries JSON:API errors${detail === "" ? "" : ` (${detail})`}`);
+    fail(`a success answer carries JSON:API errors${detail === "" ? "" : ` (${quoted(detail)})`}`);
   }
   if (!isRecord(body.meta)) fail("`meta` is missing or not an object");
   if (body.links !== undefined && body.links !== null && !isRecord(body.links))
