@@ -31,6 +31,7 @@ export {
   type SchemaStatus,
 } from "./postgres/migrate.js";
 export * from "./transports/http/headers.js";
+export * from "./transports/http/redact-secrets.js";
 export * from "./transports/local/transport.js";
 export * from "./transports/mcp/client.js";
 export * from "./transports/mcp/list.js";

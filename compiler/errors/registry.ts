@@ -98,6 +98,9 @@ export const COMPILER_ERRORS = {
       versions: optional(strings("The API major versions an OPTIMADE provider serves.")),
       version: optional(number("The API major version the base URL names.")),
       apiVersion: optional(string("The api_version an OPTIMADE provider reports.")),
+      entryType: optional(string("The OPTIMADE entry type whose answer is at fault.")),
+      pointer: optional(string("Where in the document the problem is (a JSON Pointer).")),
+      limit: optional(number("The limit that was exceeded (e.g. the deepest nesting kept).")),
     },
   },
   DATABASE_URL_MISSING: {

@@ -66,14 +66,13 @@ describe("compiling a hostile Streamable HTTP server", () => {
   });
 
   /**
-   * BUG (known, `it.fails` until fixed): the SDK puts the body of a non-2xx answer into its error
+   * Was a bug: the SDK puts the body of a non-2xx answer into its error
    * message and the adapter quotes that message, so a server that echoes the request's
    * Authorization header gets the trusted credential printed by `schemarouter compile`.
    */
-  it.fails.each<[HostileHttpMode]>([["status-401-echo"], ["status-500-echo"]])(
-    "BUG: %s puts the echoed Authorization header into the compile error",
+  it.each<[HostileHttpMode]>([["status-401-echo"], ["status-500-echo"]])(
+    "fixed: %s puts the echoed Authorization header into the compile error",
     async (mode) => {
-      tally.knownBug();
       server.mode = mode;
       const outcome = await outcomeOf(() => mcpAdapter.resolve("remote", source(), context), 10_000);
       server.mode = "ok";

@@ -152,18 +152,15 @@ describe("hostile definitions, compiled (buildMcpSource)", () => {
 });
 
 /**
- * Known bugs, written as the behaviour they should have (`it.fails` passes while the bug is there;
- * when a fix lands it fails: turn it into `it`).
+ * Bugs this suite found, now fixed: each case asserts the behaviour they should have.
  */
 describe("known bugs in compiling hostile definitions", () => {
-  it.fails("BUG: a 2,000-level inputSchema crashes the compile with an untyped RangeError", async () => {
-    tally.knownBug();
+  it("fixed: a 2,000-level inputSchema crashes the compile with an untyped RangeError", async () => {
     const outcome = await outcomeOf(() => build(HOSTILE_DEFINITIONS["a 2,000-level schema"]()), 5_000);
     expect(outcome.kind === "refused" || reports(outcome.value, "inputSchema")).toBe(true);
   });
 
-  it.fails("BUG: a nested __proto__ key becomes the prototype of the compiled schema", async () => {
-    tally.knownBug();
+  it("fixed: a nested __proto__ key becomes the prototype of the compiled schema", async () => {
     const outcome = await outcomeOf(
       () => build(HOSTILE_DEFINITIONS["__proto__ in a nested schema"]()),
       5_000,
@@ -175,8 +172,7 @@ describe("known bugs in compiling hostile definitions", () => {
     expect(schema.type).toBeUndefined();
   });
 
-  it.fails("BUG: tools named constructor, toString or __proto__ compile into an artifact load refuses", async () => {
-    tally.knownBug();
+  it("fixed: tools named constructor, toString or __proto__ compile into an artifact load refuses", async () => {
     const project = tempProject("hostile-mcp-proto");
     const stdio = { command: process.execPath, args: [SERVER, "list-prototype-names"] };
     project.write({ sources: { proto: { kind: "mcp", stdio, effects: { lookup: "read" } } } });
@@ -340,7 +336,6 @@ describe("calling a hostile server through the router", () => {
     ["call-progress-spoof", "note"],
     ["call-server-requests", "note"],
     ["call-proto", "note"],
-    ["call-deep", "note"],
     ["stdout-garbage", "lookup"],
     ["init-huge-instructions", "lookup"],
   ])("%s (%s) succeeds within bounds", async (mode, endpoint) => {
@@ -349,6 +344,13 @@ describe("calling a hostile server through the router", () => {
     assertNoSecret(CANARY, outcome);
     expect(outcome.kind).toBe("ok");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("call-deep (note): a result nested 100,000 levels deep is refused, not copied or projected", async () => {
+    const { outcome } = await callWith("call-deep", "note");
+    tally.record(outcome);
+    assertNoSecret(CANARY, outcome);
+    expect(outcome.kind === "refused" && outcome.error.code).toBe("OUTPUT_SCHEMA_VIOLATION");
   });
 
   it.each<[string, string, ExecutionPolicy]>([

@@ -102,7 +102,10 @@ export function annotationNotes(listed: readonly ListedTool[], config: McpSource
       [hint, suggested] = ["readOnlyHint=false, destructiveHint=false", "write"];
     }
     if (hint === undefined) continue;
-    const local = config.effects?.[def.name];
+    const local =
+      config.effects !== undefined && Object.hasOwn(config.effects, def.name)
+        ? config.effects[def.name]
+        : undefined;
     if (local === undefined) notes.push(`tool ${def.name} says ${hint}; classify it in effects to trust it`);
     else if (local !== suggested) {
       notes.push(

@@ -23,9 +23,12 @@ import {
   mcpClientFactory,
   mcpRemoteDefinition,
   mcpRemoteDigest,
+  redactSecrets,
   SchemaRouterError,
+  secretsOf,
 } from "schemarouter/internal";
 import { checkMcpConfig, type McpSourceConfig } from "../../config/mcp-source.js";
+import { MAX_DOCUMENT_DEPTH, tooDeepAt } from "../depth.js";
 import { reportUnsupportedPatterns } from "../patterns.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 import { annotationNotes, mcpConnection, overlayField } from "./connection.js";
@@ -45,11 +48,20 @@ export const mcpAdapter: SourceAdapter<McpSourceConfig> = {
     try {
       client = await mcpClientFactory(connection.options)();
     } catch (cause) {
+      // The SDK quotes a non-2xx answer's body, which may echo the request's credentials back: bounded
+      // and scrubbed of every trusted header value before it is shown (docs/trust-model.md §17).
+      const secrets = secretsOf(
+        "headers" in connection.options ? Object.values(connection.options.headers ?? {}) : [],
+      );
+      const said = redactSecrets(
+        String(cause instanceof Error ? cause.message : cause).slice(0, 500),
+        secrets,
+      );
       throw new SchemaRouterError(
         "MCP_CONNECT_FAILED",
-        `source "${name}": could not connect to the MCP server ${identity}: ${(cause as Error).message}. Check the command or URL, its environment allowlist and headers.`,
+        `source "${name}": could not connect to the MCP server ${identity}: ${said}. Check the command or URL, its environment allowlist and headers.`,
         { source: name, identity },
-        { cause },
+        { cause: new Error(said) },
       );
     }
     try {
@@ -115,10 +127,26 @@ export function buildMcpSource(
   const defs: Record<string, JsonSchema> = {};
   const compatibility: CompatibilityIssue[] = [];
   const endpoints: EndpointSpec[] = [];
-  const digests: Record<string, string> = {};
+  // Null prototype: a tool named `__proto__` or `constructor` is pinned like any other.
+  const digests = Object.create(null) as Record<string, string>;
   const patterns = new Map<string, string | undefined>();
   const sorted = [...listed].sort(byName);
   for (const def of sorted) {
+    if (def.name in Object.prototype) {
+      throw new SchemaRouterError(
+        "MCP_LIST_FAILED",
+        `source "${source}": the server lists a tool named "${def.name}", a name reserved by JavaScript objects that the lockfile cannot key safely. Rename the tool on the server or leave the source out.`,
+        { source, tool: def.name },
+      );
+    }
+    const deep = tooDeepAt(def);
+    if (deep !== undefined) {
+      throw new SchemaRouterError(
+        "MCP_LIST_FAILED",
+        `source "${source}": the server lists tool "${def.name}" with a definition nested deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${deep}); it cannot be pinned. Fix the server's schema or leave the source out.`,
+        { source, tool: def.name },
+      );
+    }
     // Every listed tool is pinned, compiled or not, so the runtime can tell "appeared since compile".
     digests[def.name] = mcpRemoteDigest(def);
     const taskSupport = isObject(def.execution) ? def.execution.taskSupport : undefined;
@@ -216,7 +244,7 @@ function buildEndpoint(
   }));
   const fields = [
     ...schemaFields(outputSchema),
-    ...(config.results?.[def.name]?.fields ?? []).map(overlayField),
+    ...(ownValue(config.results, def.name)?.fields ?? []).map(overlayField),
   ];
   const ids = new Set<string>();
   for (const field of fields) {
@@ -235,7 +263,7 @@ function buildEndpoint(
     endpoint: {
       name: def.name,
       description,
-      effect: config.effects?.[def.name] ?? "unclassified",
+      effect: ownValue(config.effects, def.name) ?? "unclassified",
       parameters,
       inputSchema,
       outputSchema,
@@ -304,9 +332,12 @@ function hoistLocalRefs(
     if (Array.isArray(value)) return value.map(rewrite);
     if (!isObject(value)) return value;
     const out: Record<string, JsonValue> = {};
+    // defineProperty, not assignment: a property named `__proto__` stays a property.
+    const set = (key: string, child: JsonValue) =>
+      Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
     for (const [key, child] of Object.entries(value)) {
-      if (VALUE_KEYWORDS.has(key)) out[key] = child;
-      else if (MAP_KEYWORDS.has(key) && isObject(child)) out[key] = rewriteMap(child);
+      if (VALUE_KEYWORDS.has(key)) set(key, child);
+      else if (MAP_KEYWORDS.has(key) && isObject(child)) set(key, rewriteMap(child));
       else if (UNSUPPORTED_KEYWORDS.has(key))
         throw new UnsupportedRef(`${side}Schema uses ${key}, which is not supported.`);
       else if (key === "$ref" && typeof child === "string") {
@@ -315,8 +346,8 @@ function hoistLocalRefs(
         const scoped = match && name !== undefined ? local.get(`${match[1]}/${name}`) : undefined;
         if (scoped === undefined)
           throw new UnsupportedRef(`${side}Schema reference "${child}" is not a root $defs entry.`);
-        out[key] = `#/$defs/${encodePointerToken(scoped)}`;
-      } else out[key] = rewrite(child);
+        set(key, `#/$defs/${encodePointerToken(scoped)}`);
+      } else set(key, rewrite(child));
     }
     return out;
   };
@@ -329,4 +360,9 @@ function hoistLocalRefs(
     for (const [name, body] of Object.entries(group)) into[`${tool}.${side}.${name}`] = body as JsonSchema;
   }
   return rewritten;
+}
+
+/** `record[key]` when it is the record's own property (never an inherited `constructor` or `toString`). */
+function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }

@@ -168,7 +168,18 @@ export async function probePaginations(
     );
   }
   if (typeof next === "string") {
-    const params = new URL(next, listing).searchParams;
+    let params: URLSearchParams;
+    try {
+      params = new URL(next, listing).searchParams;
+    } catch (error) {
+      throw new SourceError(
+        source,
+        "SOURCE_INVALID",
+        `/${entryType} answered a links.next that is not a URL; the provider's pagination cannot be followed.`,
+        { entryType },
+        { cause: error },
+      );
+    }
     if (params.has("page_cursor")) found.add("cursor");
     if (params.has("page_offset")) found.add("offset");
     if (params.has("page_number")) found.add("number");

@@ -8,7 +8,9 @@
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
 import { digestJson, encodePointerToken, sanitizeLocation } from "schemarouter/internal";
 import type { OptimadeSourceConfig } from "../../config/config.js";
+import { SourceError } from "../../errors/errors.js";
 import { sortIssues } from "../compatibility.js";
+import { MAX_DOCUMENT_DEPTH, tooDeepAt } from "../depth.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 import { discoverProvider, fetchInfo, type InfoDocument, isRecord, probePaginations } from "./discovery.js";
 import { buildEntryEndpoints, type EntryTypeContract, entryDefName, entrySchema } from "./endpoints.js";
@@ -45,6 +47,15 @@ export const optimadeAdapter: SourceAdapter<OptimadeSourceConfig> = {
         continue;
       }
       const document = await fetchInfo(name, base, `/info/${entryType}`, context);
+      const deep = tooDeepAt(document);
+      if (deep !== undefined) {
+        throw new SourceError(
+          name,
+          "SOURCE_INVALID",
+          `/info/${entryType} nests its property definitions deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${deep}); schemarouter refuses such documents.`,
+          { entryType, pointer: deep, limit: MAX_DOCUMENT_DEPTH },
+        );
+      }
       documents.push(document);
       const entry = entryContract(entryType, document, pointer, license, report);
       if (entry === undefined) continue;
