@@ -2,8 +2,7 @@
  * `schemarouter inspect`: the locked capabilities as a table (verified against the lockfile), or one
  * endpoint's full contract.
  */
-import { loadCatalog } from "schemarouter/internal";
-import { nearestNames } from "../config/suggest.js";
+import { loadCatalog, nearestNames } from "schemarouter/internal";
 
 export interface InspectOutput {
   readonly text: string;

@@ -3,8 +3,8 @@
  * values a key takes, and the line of the config file it is on (docs/common-mistakes.md).
  */
 import type { SchemaViolation } from "schemarouter/internal";
+import { nearestNames } from "schemarouter/internal";
 import { CONFIG_SCHEMA } from "./schema.js";
-import { nearestNames } from "./suggest.js";
 
 type Schema = Readonly<Record<string, unknown>>;
 const isRecord = (value: unknown): value is Record<string, unknown> =>

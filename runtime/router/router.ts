@@ -56,6 +56,7 @@ import {
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
+import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {
@@ -173,11 +174,8 @@ export class SchemaRouter {
   private bindFromOptions(options: SchemaRouterOptions): void {
     for (const [tool, config] of Object.entries(options.bindings ?? {})) {
       const registered = this.currentRegistry.get(tool);
-      if (registered === undefined) {
-        throw new SchemaRouterError("UNKNOWN_TOOL", `bindings.${tool}: no such tool in the lockfile.`, {
-          tool,
-        });
-      }
+      if (registered === undefined) throw unknownBindingTool(tool, this.currentRegistry.toolNames());
+      checkBindingShape(tool, registered, config);
       this.bind(tool, invokerFor(registered, config));
     }
     for (const [source, definition] of Object.entries(options.local ?? {})) {

@@ -1,5 +1,6 @@
 /**
- * "Did you mean …?": the known names nearest to a mistyped one, by edit distance (docs/common-mistakes.md).
+ * "Did you mean …?": the known names nearest to a mistyped one, by edit distance (docs/common-mistakes.md): used by the runtime
+ * (binding keys) and the compiler (config keys, CLI routes).
  */
 
 /** Levenshtein distance, case-insensitive. */
