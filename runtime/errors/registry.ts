@@ -274,6 +274,12 @@ export const ERRORS = {
       ...IN_FALLBACK,
     },
   },
+  NO_FIELDS_SELECTED: {
+    class: "CallRefusedError",
+    meaning:
+      "The call selects no fields (`fields: []`) of an endpoint that declares some; leave `fields` out for the defaults.",
+    details: { route, declared: strings("The declared field IDs."), ...IN_FALLBACK },
+  },
   OVERLAPPING_FIELDS: {
     class: "CallRefusedError",
     meaning: "Two selected fields have overlapping paths.",

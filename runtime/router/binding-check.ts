@@ -3,10 +3,11 @@
  * axios-style `baseURL`, a `timeout`) are named with the key meant, a missing `baseUrl` is named, a
  * binding for a tool the lock does not have lists the tools it has (docs/common-mistakes.md).
  */
+
+import { bindingInvalid, positiveLimit } from "../errors/binding-invalid.js";
 import { SchemaRouterError } from "../errors/errors.js";
 import { nearestNames } from "../errors/suggest.js";
 import type { RegisteredTool } from "../load/registry.js";
-import { bindingInvalid, positiveLimit } from "../transports/binding-options.js";
 
 const KEYS = {
   http: [

@@ -6,9 +6,9 @@
  */
 import type { Dispatcher } from "undici";
 import { type InvocationContext, type Invoker, stopSourceOf } from "../../boundary/invoker.js";
+import { bindingInvalid, positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError } from "../../errors/errors.js";
 import type { EndpointSpec } from "../../model/specs.js";
-import { bindingInvalid, positiveLimit } from "../binding-options.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
 import { isSensitiveHeader } from "./headers.js";

@@ -7,8 +7,8 @@
 
 import type { Dispatcher } from "undici";
 import type { InvocationContext, Invoker } from "../../boundary/invoker.js";
+import { positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError, LoadError } from "../../errors/errors.js";
-import { positiveLimit } from "../binding-options.js";
 import type { DispatcherLike } from "../http/dispatcher-like.js";
 import { checkPlaintextCredentials } from "../http/plaintext.js";
 import { fetchPage, type PageTransport } from "./fetch.js";

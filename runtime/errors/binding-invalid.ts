@@ -2,7 +2,7 @@
  * Checks shared by every transport's binding options: a typed BINDING_INVALID naming the key, never a
  * bare TypeError, and limits that are positive integers (docs/common-mistakes.md).
  */
-import { SchemaRouterError } from "../errors/errors.js";
+import { SchemaRouterError } from "./errors.js";
 
 export function bindingInvalid(
   key: string,
