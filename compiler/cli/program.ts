@@ -55,8 +55,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description("write a new schemarouter.config.json")
     .option("--force", "overwrite an existing config")
     .action(async (options: { force?: boolean }) => {
-      const path = await initConfig(configPath(), options.force === true);
-      io.stdout(`Wrote ${path}. Add a source with \`schemarouter add openapi <name> <file-or-url>\`.\n`);
+      const written = await initConfig(configPath(), options.force === true);
+      if (written.gitattributes !== undefined)
+        io.stdout(`Wrote ${written.gitattributes} (artifacts keep their exact bytes in git).\n`);
+      io.stdout(
+        `Wrote ${written.config}. Add a source with \`schemarouter add openapi <name> <file-or-url>\`.\n`,
+      );
     });
 
   const add = program.command("add").description("append a source to the config");

@@ -157,3 +157,20 @@ describe("a closed stdout", () => {
     expect(code).toBe(0);
   });
 });
+
+describe("init", () => {
+  it("writes a .gitattributes that keeps artifacts byte-exact, once, keeping what was there", async () => {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const project = tempProject("init-attrs");
+    writeFileSync(join(project.dir, ".gitattributes"), "*.png binary");
+    const result = await runCli(project.dir, ["init"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(".gitattributes (artifacts keep their exact bytes in git)");
+    const expected =
+      "*.png binary\n# schemarouter: artifacts are pinned by the SHA-256 of their bytes; never convert their line ends.\nschemarouter/artifacts/*.json -text\n";
+    expect(readFileSync(join(project.dir, ".gitattributes"), "utf8")).toBe(expected);
+    const again = await runCli(project.dir, ["init", "--force"]);
+    expect(again.stdout).not.toContain(".gitattributes");
+    expect(readFileSync(join(project.dir, ".gitattributes"), "utf8")).toBe(expected);
+  });
+});
