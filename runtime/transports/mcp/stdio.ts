@@ -5,11 +5,13 @@
  * means what it says. A bare command name is looked up on the parent's PATH by this trusted process;
  * the child does not receive PATH unless it is allowlisted.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 
 export interface StdioTransportOptions {
   readonly command: string;
@@ -43,7 +45,11 @@ export function resolveCommand(command: string, searchPath: string | undefined):
 
 /** Creates the transport; the SDK's message framing is imported lazily. */
 export async function createStdioTransport(options: StdioTransportOptions): Promise<Transport> {
-  const { ReadBuffer, serializeMessage } = await import("@modelcontextprotocol/sdk/shared/stdio.js");
+  const { ReadBuffer, serializeMessage } = await loadPeer(
+    MCP_SDK,
+    "An MCP stdio binding",
+    () => import("@modelcontextprotocol/sdk/shared/stdio.js"),
+  );
   return new AllowlistStdioTransport(options, new ReadBuffer(), serializeMessage);
 }
 
