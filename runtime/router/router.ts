@@ -48,6 +48,7 @@ import {
   type LocalToolDefinition,
   localToolSpec,
 } from "../transports/local/transport.js";
+import { sameStdioIdentity } from "../transports/mcp/target.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
@@ -399,7 +400,10 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     const identity = mcpExecutionIdentity(config.mcp);
-    if (identity.server !== execution.server || identity.identity !== execution.identity) {
+    const same =
+      identity.identity === execution.identity ||
+      (identity.server === "stdio" && sameStdioIdentity(identity.identity, execution.identity));
+    if (identity.server !== execution.server || !same) {
       throw new LoadError(
         "LOCK_MISMATCH",
         `bindings.${tool}: the MCP server (${identity.identity}) is not the one that was compiled and locked (${execution.identity}). Bind the locked server, or recompile.`,
