@@ -66,6 +66,7 @@ export type {
   ExecutionHooks,
   HookCallSnapshot,
 } from "./governed/hooks.js";
+export { type PartialBatch, partialBatchOf } from "./governed/partial.js";
 export { isTransient, RetryPolicy, type RetryPolicyOptions } from "./governed/retry.js";
 export type { RunInput } from "./governed/runner.js";
 // Shared state (docs/state/postgres.md): budgets and availability beyond one run or process.

@@ -10,6 +10,7 @@ export * from "./boundary/validation.js";
 export * from "./errors/errors.js";
 export * from "./errors/fields.js";
 export * from "./errors/registry.js";
+export * from "./errors/suggest.js";
 export * from "./errors/table.js";
 export * from "./format/artifact.js";
 export * from "./format/artifact-read.js";

@@ -3,6 +3,7 @@
  * against the config schema and written atomically.
  */
 import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { type ConfigFile, type SourceConfig, validateConfig } from "../config/config.js";
 import { fileExists, writeAtomic } from "../emit/write.js";
 import { ConfigError } from "../errors/errors.js";
@@ -13,7 +14,22 @@ export const INITIAL_CONFIG: ConfigFile = {
   sources: {},
 };
 
-export async function initConfig(path: string, force: boolean): Promise<string> {
+/**
+ * What `init` adds to `.gitattributes`: artifacts are pinned by the SHA-256 of their bytes, so a
+ * CRLF checkout would make the lock refuse them (docs/reference/formats.md).
+ */
+export const GITATTRIBUTES_LINES = [
+  "# schemarouter: artifacts are pinned by the SHA-256 of their bytes; never convert their line ends.",
+  `${INITIAL_CONFIG.outDir}/artifacts/*.json -text`,
+] as const;
+
+export interface InitResult {
+  readonly config: string;
+  /** The .gitattributes written or extended, or undefined when it already had the lines. */
+  readonly gitattributes: string | undefined;
+}
+
+export async function initConfig(path: string, force: boolean): Promise<InitResult> {
   if (!force && (await fileExists(path))) {
     throw new ConfigError(
       "CONFIG_EXISTS",
@@ -22,6 +38,16 @@ export async function initConfig(path: string, force: boolean): Promise<string> 
     );
   }
   await writeAtomic(path, `${JSON.stringify(INITIAL_CONFIG, null, 2)}\n`);
+  return { config: path, gitattributes: await ensureGitattributes(join(dirname(path), ".gitattributes")) };
+}
+
+async function ensureGitattributes(path: string): Promise<string | undefined> {
+  const existing = (await fileExists(path)) ? await readFile(path, "utf8") : "";
+  const lines = existing.split(/\r?\n/);
+  const missing = GITATTRIBUTES_LINES.filter((line) => !lines.includes(line));
+  if (!missing.some((line) => !line.startsWith("#"))) return undefined;
+  const separator = existing === "" || existing.endsWith("\n") ? "" : "\n";
+  await writeAtomic(path, `${existing}${separator}${missing.join("\n")}\n`);
   return path;
 }
 

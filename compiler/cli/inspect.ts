@@ -2,21 +2,39 @@
  * `schemarouter inspect`: the locked capabilities as a table (verified against the lockfile), or one
  * endpoint's full contract.
  */
-import { loadCatalog } from "schemarouter/internal";
+import { loadCatalog, nearestNames } from "schemarouter/internal";
+
+export interface InspectOutput {
+  readonly text: string;
+  /** 0, or 1 when the route asked for does not exist. */
+  readonly exitCode: 0 | 1;
+}
 
 export async function inspectLock(
   lockfile: string,
   route: string | undefined,
   json: boolean,
-): Promise<string> {
+): Promise<InspectOutput> {
   const { registry } = await loadCatalog({ lockfile, verify: "full" });
   if (route !== undefined) {
     const dot = route.indexOf(".");
-    const registered = registry.get(route.slice(0, dot));
+    const registered = dot < 0 ? undefined : registry.get(route.slice(0, dot));
     const endpoint = registered?.endpoints.get(route.slice(dot + 1));
-    if (dot < 0 || registered === undefined || endpoint === undefined)
-      return `No endpoint "${route}". Run \`schemarouter inspect\` to list them.\n`;
-    return `${JSON.stringify({ tool: registered.tool.name, toolFingerprint: registered.fingerprint, endpointFingerprint: registered.endpointFingerprints.get(endpoint.name), endpoint }, null, 2)}\n`;
+    if (registered === undefined || endpoint === undefined) {
+      const routes = registry.entries().map((entry) => `${entry.tool.name}.${entry.endpoint.name}`);
+      const nearest = nearestNames(route, routes);
+      const hint =
+        nearest.length > 0
+          ? `Did you mean ${nearest.map((name) => `"${name}"`).join(", ")}?`
+          : "Run `schemarouter inspect` to list them.";
+      const message = `No endpoint "${route}" in ${lockfile}. ${hint}`;
+      const text = json
+        ? `${JSON.stringify({ error: { code: "UNKNOWN_ENDPOINT", message, details: { route, nearest } } }, null, 2)}\n`
+        : `error [UNKNOWN_ENDPOINT]: ${message}\n`;
+      return { text, exitCode: 1 };
+    }
+    const text = `${JSON.stringify({ tool: registered.tool.name, toolFingerprint: registered.fingerprint, endpointFingerprint: registered.endpointFingerprints.get(endpoint.name), endpoint }, null, 2)}\n`;
+    return { text, exitCode: 0 };
   }
   const rows = registry.entries().map((entry) => ({
     route: `${entry.tool.name}.${entry.endpoint.name}`,
@@ -25,11 +43,14 @@ export async function inspectLock(
     fields: entry.endpoint.fields.map((field) => field.id),
     fingerprint: entry.endpointFingerprint,
   }));
-  if (json) return `${JSON.stringify(rows, null, 2)}\n`;
+  if (json) return { text: `${JSON.stringify(rows, null, 2)}\n`, exitCode: 0 };
   const width = Math.max(5, ...rows.map((row) => row.route.length));
   const lines = rows.map(
     (row) =>
       `${row.route.padEnd(width)}  ${row.effect.padEnd(12)}  ${row.fingerprint.slice(0, 19)}  ${row.fields.slice(0, 6).join(", ")}${row.fields.length > 6 ? ", …" : ""}`,
   );
-  return `${"route".padEnd(width)}  ${"effect".padEnd(12)}  fingerprint          fields\n${lines.join("\n")}\n`;
+  return {
+    text: `${"route".padEnd(width)}  ${"effect".padEnd(12)}  fingerprint          fields\n${lines.join("\n")}\n`,
+    exitCode: 0,
+  };
 }

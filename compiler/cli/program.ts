@@ -4,7 +4,6 @@
  * `main` returns the exit code instead of exiting, so tests run the real program in-process.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isSchemaRouterError } from "schemarouter/internal";
@@ -18,7 +17,7 @@ import {
 } from "../compile/check.js";
 import { compile } from "../compile/compile.js";
 import { formatSummary } from "../compile/summary.js";
-import { CONFIG_FILE } from "../config/config.js";
+import { CONFIG_FILE, loadConfig } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
@@ -56,8 +55,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description("write a new schemarouter.config.json")
     .option("--force", "overwrite an existing config")
     .action(async (options: { force?: boolean }) => {
-      const path = await initConfig(configPath(), options.force === true);
-      io.stdout(`Wrote ${path}. Add a source with \`schemarouter add openapi <name> <file-or-url>\`.\n`);
+      const written = await initConfig(configPath(), options.force === true);
+      if (written.gitattributes !== undefined)
+        io.stdout(`Wrote ${written.gitattributes} (artifacts keep their exact bytes in git).\n`);
+      io.stdout(
+        `Wrote ${written.config}. Add a source with \`schemarouter add openapi <name> <file-or-url>\`.\n`,
+      );
     });
 
   const add = program.command("add").description("append a source to the config");
@@ -203,9 +206,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--format <format>", "text (default) or markdown (for a PR comment)")
     .option("--fail-on <category>", "exit 1 when a change reaches breaking | security-review | any")
     .action(async (options: { base: string; json?: boolean; format?: string; failOn?: string }) => {
-      const { resolveConfig, validateConfig } = await import("../config/config.js");
-      const path = configPath();
-      const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
+      const config = await loadConfig(configPath());
       const basePath = resolve(io.cwd, options.base);
       const base = existsSync(basePath)
         ? readLockState(basePath)
@@ -221,10 +222,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description("list locked capabilities, or show one tool.endpoint contract")
     .option("--json", "machine-readable output")
     .action(async (route: string | undefined, options: { json?: boolean }) => {
-      const { resolveConfig, validateConfig } = await import("../config/config.js");
-      const path = configPath();
-      const config = resolveConfig(validateConfig(JSON.parse(await readFile(path, "utf8")), path), path);
-      io.stdout(await inspectLock(config.lockfile, route, options.json === true));
+      const config = await loadConfig(configPath());
+      const output = await inspectLock(config.lockfile, route, options.json === true);
+      if (output.exitCode === 0 || options.json === true) io.stdout(output.text);
+      else io.stderr(output.text);
+      exitCode = output.exitCode;
     });
 
   const db = program
@@ -246,10 +248,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       });
   }
 
+  const json = argv.includes("--json");
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
+    const report = (code: string, message: string, details?: unknown) => {
+      // In --json mode stdout stays machine-readable even for errors (docs/reference/cli.md).
+      if (json)
+        io.stdout(
+          `${JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } }, null, 2)}\n`,
+        );
+      io.stderr(`error${code === "USAGE" ? "" : ` [${code}]`}: ${message}\n`);
+    };
     if (error instanceof CommanderError) {
       if (
         error.code === "commander.helpDisplayed" ||
@@ -257,15 +268,22 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         error.exitCode === 0
       )
         return 0;
-      if (error.code === "usage") io.stderr(`error: ${error.message}\n`);
+      if (error.code === "usage") report("USAGE", error.message);
+      else if (json)
+        io.stdout(`${JSON.stringify({ error: { code: "USAGE", message: error.message } }, null, 2)}\n`);
       return 2;
     }
     if (isCompilerError(error) || isSchemaRouterError(error)) {
-      io.stderr(`error [${error.code}]: ${error.message}\n`);
+      report(error.code, error.message, error.details);
       // A frozen lock that would change is a finding (like drift), not a failure to tell.
       return error.code === "LOCK_FROZEN" ? 1 : 2;
     }
-    io.stderr(`error: ${(error as Error).stack ?? String(error)}\n`);
+    // Not one of ours: still no stack trace for a user; the message, and where to report it.
+    report(
+      "INTERNAL",
+      `${(error as Error)?.message ?? String(error)} (an unexpected error; set SCHEMAROUTER_DEBUG=1 for the stack and please report it)`,
+    );
+    if (io.env.SCHEMAROUTER_DEBUG === "1") io.stderr(`${(error as Error)?.stack ?? ""}\n`);
     return 2;
   }
 }

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Artifact } from "schemarouter/internal";
-import { LoadError, type Lockfile, parseLockfile, sha256 } from "schemarouter/internal";
+import { LOCKFILE_VERSION, LoadError, type Lockfile, parseLockfile, sha256 } from "schemarouter/internal";
 import { readAnyArtifact } from "./artifact-legacy.js";
 import { type ComparisonReport, compareLocks, type SourceSnapshot, sourceSnapshotOf } from "./compare.js";
 
@@ -57,7 +57,11 @@ export function readLockState(lockfilePath: string): LockState {
   return { lock, artifacts };
 }
 
-/** Reads the lockfile at `lockfilePath` as it is in git revision `ref` (with its artifacts). */
+/**
+ * Reads the lockfile at `lockfilePath` as it is in git revision `ref` (with its artifacts). A revision
+ * that exists but has no lockfile yet (the change that adds SchemaRouter) is an empty state, so
+ * everything reads as added (docs/reference/cli.md).
+ */
 export function readLockStateAtRevision(lockfilePath: string, ref: string): LockState {
   const cwd = dirname(lockfilePath);
   const git = (...args: string[]) =>
@@ -67,9 +71,30 @@ export function readLockStateAtRevision(lockfilePath: string, ref: string): Lock
       stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 512 * 1024 * 1024,
     });
-  const top = git("rev-parse", "--show-toplevel").trim();
+  let top: string;
+  try {
+    top = git("rev-parse", "--show-toplevel").trim();
+  } catch (error) {
+    throw new LoadError(
+      "LOCK_NOT_FOUND",
+      `${cwd} is not inside a git repository (or git is not installed), so --base ${ref} cannot be read; pass --base <path-to-a-lockfile> instead.`,
+      { ref, path: lockfilePath },
+      { cause: error },
+    );
+  }
+  try {
+    git("rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
+  } catch (error) {
+    throw new LoadError(
+      "LOCK_NOT_FOUND",
+      `git revision "${ref}" does not exist; pass --base with an existing revision or a lockfile path.`,
+      { ref, path: lockfilePath },
+      { cause: error },
+    );
+  }
+  const relOf = (path: string) => relative(top, path).split("\\").join("/");
   const show = (path: string) => {
-    const rel = relative(top, path).split("\\").join("/");
+    const rel = relOf(path);
     try {
       return git("show", `${ref}:${rel}`);
     } catch (error) {
@@ -81,6 +106,8 @@ export function readLockStateAtRevision(lockfilePath: string, ref: string): Lock
       );
     }
   };
+  if (git("ls-tree", "--name-only", ref, "--", relOf(lockfilePath)).trim() === "")
+    return { lock: { "//": "", lockfileVersion: LOCKFILE_VERSION, sources: {} }, artifacts: [] };
   const lock = parseLockfile(show(lockfilePath), `${ref}:${lockfilePath}`);
   const artifacts = Object.values(lock.sources).map((source) => {
     const path = resolve(cwd, source.artifact.path);

@@ -9,6 +9,7 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonSchema } from "schemarouter/internal";
 import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
 import { ConfigError } from "../errors/errors.js";
+import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 
@@ -140,7 +141,7 @@ export async function loadConfig(path: string): Promise<ResolvedConfig> {
       path: absolute,
     });
   }
-  return resolveConfig(validateConfig(value, absolute), absolute);
+  return resolveConfig(validateConfig(value, absolute, text), absolute);
 }
 
 /** The ajv standalone validator the build writes beside this module (absent when run from source). */
@@ -165,14 +166,23 @@ export function configViolations(value: unknown, useBuilt = true): SchemaViolati
   return validate(value) ? [] : (validate.errors ?? []).map(toViolation);
 }
 
-export function validateConfig(value: unknown, where: string): ConfigFile {
+/** `text` (the file as read) lets the message give the line of the mistake. */
+export function validateConfig(value: unknown, where: string, text?: string): ConfigFile {
   const violations = configViolations(value);
   if (violations.length > 0) {
-    const first = violations[0]!;
+    // The most specific violation: an unknown key or a wrong value beats the `if`/`then` wrapper.
+    const first =
+      violations.find((v) => v.keyword === "additionalProperties" || v.keyword === "enum") ?? violations[0]!;
+    const explained = explainViolation(first, value, where, text);
     throw new ConfigError(
       "CONFIG_INVALID",
-      `${where}: ${first.message}. See schemarouter.config.schema.json (point "$schema" at it for editor help).`,
-      { path: where, violations },
+      `${explained.message} See schemarouter.config.schema.json (point "$schema" at it for editor help).`,
+      {
+        path: where,
+        violations,
+        ...(explained.key !== undefined ? { key: explained.key } : {}),
+        ...(explained.line !== undefined ? { line: explained.line } : {}),
+      },
     );
   }
   const config = value as ConfigFile;

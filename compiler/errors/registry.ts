@@ -48,6 +48,8 @@ export const COMPILER_ERRORS = {
       source: optional(source),
       name: optional(string("The source name given to `schemarouter init`.")),
       violations: optional(json("The schema violations (instance path and message).")),
+      key: optional(string("The key at fault (an unknown key, or the key whose value is not allowed).")),
+      line: optional(number("The line of the config file the mistake is on.")),
     },
   },
   CONFIG_EXISTS: {

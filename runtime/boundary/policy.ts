@@ -185,6 +185,17 @@ export class PolicyRule {
         throw invalid(`PolicyRule: ${key} must be true or false when given.`, { option: key });
       }
     }
+    // A rule no effect can satisfy (readOnly with unclassified, effects: ["write"] with readOnly, …)
+    // would never match: refuse it rather than let it silently do nothing.
+    const given = (["effects", ...PREDICATES] as const).filter(
+      (key) => key !== "remote" && options[key] !== undefined,
+    );
+    if (given.length > 1 && !EFFECTS.some((effect) => effectSatisfies(options, effect))) {
+      throw invalid(
+        `PolicyRule: ${given.map((key) => `${key}: ${JSON.stringify(options[key])}`).join(", ")} contradict each other, so the rule "${pattern}" could never match. Keep one of them.`,
+        { option: given[given.length - 1]! },
+      );
+    }
     this.action = options.action;
     this.operation = pattern;
     this.effects = options.effects ? Object.freeze([...options.effects]) : undefined;
@@ -207,6 +218,16 @@ export class PolicyRule {
       return false;
     return true;
   }
+}
+
+/** Whether a call of `effect` passes the rule's effect predicates (remote aside). */
+function effectSatisfies(options: PolicyRuleOptions, effect: Effect): boolean {
+  if (options.effects !== undefined && !options.effects.includes(effect)) return false;
+  if (options.readOnly !== undefined && options.readOnly !== (effect === "read")) return false;
+  if (options.destructive !== undefined && options.destructive !== (effect === "destructive")) return false;
+  if (options.unclassified !== undefined && options.unclassified !== (effect === "unclassified"))
+    return false;
+  return true;
 }
 
 export interface ExecutionPolicyOptions {

@@ -63,6 +63,14 @@ function fieldIndexOf(endpoint: EndpointSpec): FieldIndex {
 
 function checkSelection(index: FieldIndex, ids: readonly string[], route: string): FieldSpec[] {
   const byId = index.byId;
+  // An explicit projection of nothing is a mistake, not a request for an empty result
+  // (docs/runtime/field-projection.md).
+  if (Array.isArray(ids) && ids.length === 0 && byId.size > 0)
+    throw new CallRefusedError(
+      "NO_FIELDS_SELECTED",
+      `${route}: fields is empty. Select one or more of ${[...byId.keys()].join(", ")}, or leave fields out for the defaults.`,
+      { route, declared: [...byId.keys()] },
+    );
   const selected: FieldSpec[] = [];
   const seen = new Set<string>();
   for (const id of ids) {

@@ -211,6 +211,15 @@ export const ERRORS = {
     meaning: "No trusted invoker is bound for the tool.",
     details: { route: optional(route), tool: optional(tool), ...IN_FALLBACK },
   },
+  BINDING_INVALID: {
+    class: "SchemaRouterError",
+    meaning:
+      "A binding (SchemaRouter.load `bindings`, createHttpInvoker) has an unknown or missing key, or a limit that is not a positive integer.",
+    details: {
+      tool: optional(tool),
+      key: string("The binding key at fault (e.g. `baseUrl`, `timeoutMs`)."),
+    },
+  },
   STALE_BINDING: {
     class: "CallRefusedError",
     meaning: "The invoker was bound to an older tool contract.",
@@ -264,6 +273,12 @@ export const ERRORS = {
       declared: strings("The declared field IDs."),
       ...IN_FALLBACK,
     },
+  },
+  NO_FIELDS_SELECTED: {
+    class: "CallRefusedError",
+    meaning:
+      "The call selects no fields (`fields: []`) of an endpoint that declares some; leave `fields` out for the defaults.",
+    details: { route, declared: strings("The declared field IDs."), ...IN_FALLBACK },
   },
   OVERLAPPING_FIELDS: {
     class: "CallRefusedError",

@@ -6,7 +6,7 @@
  * one concurrency bound. `stream` exposes the same run as an async iterator of its events.
  */
 import { detachArguments } from "../boundary/detach.js";
-import { CallRefusedError } from "../errors/errors.js";
+import { CallRefusedError, SchemaRouterError } from "../errors/errors.js";
 import type { ToolCall, ToolResult } from "../model/specs.js";
 import type { RunEvent } from "../traces/events.js";
 import { type CallEnvironment, runLogicalCall } from "./call.js";
@@ -19,6 +19,7 @@ import {
   type PreflightedCall,
   preflightCall,
 } from "./fallback.js";
+import { withPartialBatch } from "./partial.js";
 import { codeOf, eventMessage } from "./refusals.js";
 import { RunState } from "./run.js";
 
@@ -262,7 +263,12 @@ async function runSequential(
   return results;
 }
 
-/** Runs up to `concurrency` calls at once; the first failure aborts the others and rejects. */
+/**
+ * Runs up to `concurrency` calls at once. The first failure aborts the others and rejects. A budget
+ * refusal instead stops admitting: the calls already admitted run to the end, and the run rejects
+ * with the budget's error carrying their results and the refused remainder (partialBatchOf), so
+ * exactly as many calls execute as the budget allows.
+ */
 async function runParallel(
   env: CallEnvironment,
   run: RunState,
@@ -271,13 +277,18 @@ async function runParallel(
   const results: ToolResult[] = new Array<ToolResult>(planned.length);
   let next = 0;
   let failure: { readonly error: unknown } | undefined;
+  let budgetStop: { readonly error: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (failure === undefined && next < planned.length) {
+    while (failure === undefined && budgetStop === undefined && next < planned.length) {
       const item = planned[next++]!;
       try {
         results[item.index] = await runLogicalCall(env, run, item);
       } catch (error) {
         if (failure !== undefined) continue;
+        if (isBudgetRefusal(error)) {
+          budgetStop ??= { error };
+          continue;
+        }
         failure = { error };
         run.cancel(
           new CallRefusedError(
@@ -295,7 +306,15 @@ async function runParallel(
   const workers = Math.min(run.config.concurrency, planned.length);
   await Promise.all(Array.from({ length: workers }, worker));
   if (failure !== undefined) throw failure.error;
+  if (budgetStop !== undefined) {
+    const refused = planned.map((item) => item.index).filter((index) => results[index] === undefined);
+    throw withPartialBatch(budgetStop.error as object, { results: [...results], refused });
+  }
   return results;
+}
+
+function isBudgetRefusal(error: unknown): boolean {
+  return error instanceof SchemaRouterError && error.code === "BUDGET_EXCEEDED";
 }
 
 /** An unbounded single-consumer queue of events that ends when closed. */

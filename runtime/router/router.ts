@@ -48,6 +48,7 @@ import {
   type LocalToolDefinition,
   localToolSpec,
 } from "../transports/local/transport.js";
+import { sameStdioIdentity } from "../transports/mcp/target.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
@@ -56,6 +57,7 @@ import {
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
+import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {
@@ -173,11 +175,8 @@ export class SchemaRouter {
   private bindFromOptions(options: SchemaRouterOptions): void {
     for (const [tool, config] of Object.entries(options.bindings ?? {})) {
       const registered = this.currentRegistry.get(tool);
-      if (registered === undefined) {
-        throw new SchemaRouterError("UNKNOWN_TOOL", `bindings.${tool}: no such tool in the lockfile.`, {
-          tool,
-        });
-      }
+      if (registered === undefined) throw unknownBindingTool(tool, this.currentRegistry.toolNames());
+      checkBindingShape(tool, registered, config);
       this.bind(tool, invokerFor(registered, config));
     }
     for (const [source, definition] of Object.entries(options.local ?? {})) {
@@ -401,7 +400,10 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     const identity = mcpExecutionIdentity(config.mcp);
-    if (identity.server !== execution.server || identity.identity !== execution.identity) {
+    const same =
+      identity.identity === execution.identity ||
+      (identity.server === "stdio" && sameStdioIdentity(identity.identity, execution.identity));
+    if (identity.server !== execution.server || !same) {
       throw new LoadError(
         "LOCK_MISMATCH",
         `bindings.${tool}: the MCP server (${identity.identity}) is not the one that was compiled and locked (${execution.identity}). Bind the locked server, or recompile.`,

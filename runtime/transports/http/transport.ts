@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from "undici";
 import { type InvocationContext, type Invoker, stopSourceOf } from "../../boundary/invoker.js";
+import { bindingInvalid, positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError } from "../../errors/errors.js";
 import type { EndpointSpec } from "../../model/specs.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
@@ -51,12 +52,15 @@ export interface HttpBindingOptions {
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export function createHttpInvoker(options: HttpBindingOptions): Invoker {
+  if (options === null || typeof options !== "object")
+    throw bindingInvalid("baseUrl", "HTTP binding: options must be an object with a baseUrl.");
   const base = parseBaseUrl(options.baseUrl);
   const trusted = normalizeHeaders(options.headers ?? {});
   for (const [name, value] of Object.entries(trusted)) {
-    if (name === "__proto__") throw new TypeError('HTTP binding: "__proto__" is not a header name');
+    if (name === "__proto__")
+      throw bindingInvalid("headers", 'HTTP binding: "__proto__" is not a header name.');
     if (!isValidHeaderValue(value))
-      throw new TypeError(`HTTP binding: header "${name}" has a value with control characters`);
+      throw bindingInvalid("headers", `HTTP binding: header "${name}" has a value with control characters.`);
   }
   const trustedQuery = trustedQueryOf(options.query ?? {});
   // Credential values an upstream's error body might echo back (never repeated in errors).
@@ -67,8 +71,9 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
     { headers: Object.keys(trusted).length, query: trustedQuery.size },
     options.allowPlaintextCredentials,
   );
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const timeoutMs = positiveLimit("HTTP binding", "timeoutMs", options.timeoutMs) ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes =
+    positiveLimit("HTTP binding", "maxResponseBytes", options.maxResponseBytes) ?? DEFAULT_MAX_RESPONSE_BYTES;
   // The option is an undici Dispatcher (DispatcherLike is its public name).
   const dispatcher = options.dispatcher as Dispatcher | undefined;
   // undici is loaded on the first request, not when the runtime is imported (cold start).
@@ -171,31 +176,40 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
   };
 }
 
-function parseBaseUrl(value: string): BaseUrl {
+function parseBaseUrl(value: unknown): BaseUrl {
+  if (typeof value !== "string" || value === "")
+    throw bindingInvalid(
+      "baseUrl",
+      `HTTP binding: baseUrl is ${value === undefined ? "missing" : `not a URL string (got ${typeof value})`}; give the API's base URL, e.g. { baseUrl: "https://api.example.com" }.`,
+    );
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`HTTP binding: baseUrl "${value}" is not an absolute URL`);
+    throw bindingInvalid("baseUrl", `HTTP binding: baseUrl "${value}" is not an absolute URL.`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new TypeError("HTTP binding: baseUrl must be http(s)");
+    throw bindingInvalid("baseUrl", "HTTP binding: baseUrl must be http(s).");
   if (url.username || url.password)
-    throw new TypeError("HTTP binding: baseUrl must not carry credentials; use headers");
+    throw bindingInvalid("baseUrl", "HTTP binding: baseUrl must not carry credentials; use headers.");
   if (url.search || url.hash)
-    throw new TypeError("HTTP binding: baseUrl must not have a query string or fragment");
+    throw bindingInvalid(
+      "baseUrl",
+      "HTTP binding: baseUrl must not have a query string or fragment; use query.",
+    );
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
 }
 
 /** Checks the binding's trusted query parameters: non-empty names, string values. */
 function trustedQueryOf(query: Readonly<Record<string, string>>): ReadonlyMap<string, string> {
   if (query === null || typeof query !== "object" || Array.isArray(query))
-    throw new TypeError("HTTP binding: query must be an object of strings");
+    throw bindingInvalid("query", "HTTP binding: query must be an object of strings.");
   const out = new Map<string, string>();
   for (const [name, value] of Object.entries(query)) {
     if (name === "" || typeof value !== "string")
-      throw new TypeError(
-        `HTTP binding: query parameter "${name}" needs a non-empty name and a string value`,
+      throw bindingInvalid(
+        "query",
+        `HTTP binding: query parameter "${name}" needs a non-empty name and a string value.`,
       );
     out.set(name, value);
   }

@@ -3,8 +3,10 @@
  * Client over stdio (allowlisted environment) or Streamable HTTP (trusted headers, no redirects off
  * origin). The SDK is imported lazily, when a factory is first called.
  */
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 import type { McpClientLike } from "./client-like.js";
 import { checkEnvNames, checkMcpHeaders, checkMcpUrl, httpIdentity, stdioIdentity } from "./target.js";
 
@@ -44,7 +46,11 @@ export type McpConnectionOptions =
   | ({ readonly url: string } & Omit<HttpClientOptions, "url"> & { readonly stdio?: never });
 
 async function connectClient(transport: Transport, timeoutMs: number | undefined): Promise<Client> {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { Client } = await loadPeer(
+    MCP_SDK,
+    "An MCP binding",
+    () => import("@modelcontextprotocol/sdk/client/index.js"),
+  );
   const client = new Client({ ...MCP_CLIENT_INFO }, { capabilities: {} });
   try {
     await client.connect(transport, { timeout: timeoutMs ?? MCP_DEFAULT_CONNECT_TIMEOUT_MS });
@@ -72,8 +78,10 @@ export function httpClientFactory(options: HttpClientOptions): McpClientFactory 
   const url = checkMcpUrl(options.url, { allowInsecureHttp: options.allowInsecureHttp === true });
   const headers = checkMcpHeaders(options.headers ?? {});
   return async () => {
-    const { StreamableHTTPClientTransport } = await import(
-      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    const { StreamableHTTPClientTransport } = await loadPeer(
+      MCP_SDK,
+      "An MCP Streamable HTTP binding",
+      () => import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     );
     const transport = new StreamableHTTPClientTransport(new URL(url.href), {
       requestInit: { headers: { ...headers }, redirect: "error" },

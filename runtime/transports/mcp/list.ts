@@ -3,8 +3,10 @@
  * `nextCursor` until the last page, bounded in pages, and returns every definition exactly as the
  * server sent it (the SDK's `listTools` re-parses definitions and drops unknown keys; this does not).
  */
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type ErrorDetailsOf, SchemaRouterError } from "../../errors/errors.js";
+import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 import type { JsonObject } from "../../model/specs.js";
 import type { McpClientLike } from "./client-like.js";
 
@@ -42,7 +44,11 @@ export async function listAllTools(
   connected: McpClientLike,
   options: ListToolsOptions = {},
 ): Promise<ListedTool[]> {
-  const { ResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { ResultSchema } = await loadPeer(
+    MCP_SDK,
+    "An MCP binding",
+    () => import("@modelcontextprotocol/sdk/types.js"),
+  );
   // A factory's client is an SDK Client (McpClientLike is its public structural shape).
   const client = connected as unknown as Client;
   const maxPages = options.maxPages ?? MCP_DEFAULT_MAX_LIST_PAGES;

@@ -5,11 +5,13 @@
  * means what it says. A bare command name is looked up on the parent's PATH by this trusted process;
  * the child does not receive PATH unless it is allowlisted.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 
 export interface StdioTransportOptions {
   readonly command: string;
@@ -43,7 +45,11 @@ export function resolveCommand(command: string, searchPath: string | undefined):
 
 /** Creates the transport; the SDK's message framing is imported lazily. */
 export async function createStdioTransport(options: StdioTransportOptions): Promise<Transport> {
-  const { ReadBuffer, serializeMessage } = await import("@modelcontextprotocol/sdk/shared/stdio.js");
+  const { ReadBuffer, serializeMessage } = await loadPeer(
+    MCP_SDK,
+    "An MCP stdio binding",
+    () => import("@modelcontextprotocol/sdk/shared/stdio.js"),
+  );
   return new AllowlistStdioTransport(options, new ReadBuffer(), serializeMessage);
 }
 
@@ -59,6 +65,8 @@ class AllowlistStdioTransport implements Transport {
   onmessage?: Transport["onmessage"];
   private child: ChildProcess | undefined;
   private started = false;
+  /** Ids of requests sent and not yet answered. */
+  private readonly pending = new Set<string | number>();
 
   constructor(
     private readonly options: StdioTransportOptions,
@@ -87,7 +95,10 @@ class AllowlistStdioTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once("spawn", () => resolve());
+      child.once("spawn", () => {
+        this.hold(false);
+        resolve();
+      });
       child.once("close", () => {
         this.child = undefined;
         this.buffer.clear();
@@ -116,14 +127,39 @@ class AllowlistStdioTransport implements Transport {
         continue;
       }
       if (message === null) return;
+      const { id, method } = message as { id?: unknown; method?: unknown };
+      if (id !== undefined && method === undefined && this.pending.delete(id as string | number))
+        this.hold(this.pending.size > 0);
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * Holds the event loop open only while a request waits for its answer: an idle server never keeps
+   * a process alive that forgot `router.close()` (docs/runtime/transports.md).
+   */
+  private hold(busy: boolean): void {
+    const child = this.child;
+    if (child === undefined) return;
+    const handles = [child, child.stdout, child.stdin] as ({ ref?: () => void; unref?: () => void } | null)[];
+    for (const handle of handles) (busy ? handle?.ref : handle?.unref)?.call(handle);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || stdin.destroyed)
       return Promise.reject(new Error("Not connected"));
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (id !== undefined && method !== undefined) {
+      this.pending.add(id as string | number);
+      this.hold(true);
+    } else if (method === "notifications/cancelled") {
+      // A request given up on (a timeout, an abort) will not be answered: stop waiting for it.
+      const { requestId } = ((message as { params?: { requestId?: string | number } }).params ?? {}) as {
+        requestId?: string | number;
+      };
+      if (requestId !== undefined && this.pending.delete(requestId)) this.hold(this.pending.size > 0);
+    }
     return new Promise((resolve, reject) => {
       const ok = stdin.write(this.serialize(message), (error) => {
         if (error) reject(error);

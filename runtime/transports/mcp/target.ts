@@ -3,6 +3,7 @@
  * the environment allowlist for stdio, and the execution identity that a ToolSpec pins. Pure: no SDK,
  * no I/O. Shared by the compiler (compile-time connect) and the runtime (client factories).
  */
+import { posix } from "node:path";
 import { SchemaRouterError } from "../../errors/errors.js";
 
 /** Headers the MCP transport or HTTP framing controls; trusted configuration may not set them. */
@@ -168,6 +169,25 @@ export function pickEnv(
 /** Execution identity of a stdio server: `command args…`, arguments quoted when not plain. No env values. */
 export function stdioIdentity(command: string, args: readonly string[] = []): string {
   return [command, ...args].map((part) => (PLAIN_ARG.test(part) ? part : JSON.stringify(part))).join(" ");
+}
+
+/**
+ * Whether two stdio identities name the same server, comparing relative paths after normalising them
+ * (`./node_modules/x` and `node_modules/x` are one file), so a binding written either way matches the
+ * lock (docs/sources/mcp.md).
+ */
+export function sameStdioIdentity(a: string, b: string): boolean {
+  if (a === b) return true;
+  const parts = (identity: string) =>
+    (identity.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? []).map((part) => {
+      const value = part.startsWith('"') ? (JSON.parse(part) as string) : part;
+      return value.includes("/") && !value.includes("://") && !value.startsWith("-")
+        ? posix.normalize(value)
+        : value;
+    });
+  const x = parts(a);
+  const y = parts(b);
+  return x.length === y.length && x.every((part, index) => part === y[index]);
 }
 
 /** Execution identity of a Streamable HTTP server: the checked URL (no userinfo, query or fragment). */

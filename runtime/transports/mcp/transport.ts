@@ -4,10 +4,12 @@
  * it lists all tools and compares them with the locked remote digests; drifted tools are refused
  * (REMOTE_DRIFT) before any `tools/call`. The SDK is imported lazily.
  */
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { InvocationContext, Invoker } from "../../boundary/invoker.js";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
+import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 import type { JsonSchema } from "../../model/specs.js";
 import type { McpClientFactory } from "./client.js";
 import { assertNotDrifted, computeDrift, type LiveDigests, liveDigests, type McpDriftKind } from "./drift.js";
@@ -202,7 +204,7 @@ class McpInvoker implements Invoker {
   }
 
   private async open(): Promise<Session> {
-    const sdk = await import("@modelcontextprotocol/sdk/types.js");
+    const sdk = await loadPeer(MCP_SDK, "An MCP binding", () => import("@modelcontextprotocol/sdk/types.js"));
     // A factory's client is an SDK Client (McpClientLike is its public structural shape).
     const client = (await this.options.connect()) as unknown as Client;
     const session: Session = {

@@ -4,8 +4,10 @@
  * planned fields, pagination follows `links.next` on the bound listing endpoint within local page,
  * record and byte limits, bodies are read bounded, and error documents become typed errors.
  */
+
 import type { Dispatcher } from "undici";
 import type { InvocationContext, Invoker } from "../../boundary/invoker.js";
+import { positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError, LoadError } from "../../errors/errors.js";
 import type { DispatcherLike } from "../http/dispatcher-like.js";
 import { checkPlaintextCredentials } from "../http/plaintext.js";
@@ -217,9 +219,7 @@ function checkLimits(options: Partial<OptimadeLimits>): OptimadeLimits {
   for (const key of Object.keys(DEFAULT_OPTIMADE_LIMITS) as (keyof OptimadeLimits)[]) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1)
-      throw new TypeError(`OPTIMADE binding: ${key} must be a positive integer, got ${String(value)}`);
-    limits[key] = value;
+    limits[key] = positiveLimit("OPTIMADE binding", key, value) ?? limits[key];
   }
   return limits;
 }

@@ -241,7 +241,7 @@ describe("trusted query credentials at run time", () => {
       SchemaRouter.fromRegistry(new Registry([registered]), {
         bindings: { api: { baseUrl: server.url, query: query as unknown as Record<string, string> } },
       }),
-    ).toThrow(TypeError);
+    ).toThrow(expect.objectContaining({ code: "BINDING_INVALID", details: { key: "query" } }));
   });
 });
 

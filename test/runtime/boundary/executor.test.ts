@@ -274,10 +274,11 @@ describe("prototype-safe contracts", () => {
     ).toThrow(expect.objectContaining({ code: "ARTIFACT_INVALID" }));
   });
 
-  it("an explicit empty field selection returns no data, not the whole raw output", async () => {
+  it("an explicit empty field selection is refused before the call, never the whole raw output", async () => {
     const { router, call } = setup();
-    const result = await router.call(call("get", { id: "a" }, []));
-    expect(result.data).toEqual({});
+    await expect(router.call(call("get", { id: "a" }, []))).rejects.toMatchObject({
+      code: "NO_FIELDS_SELECTED",
+    });
   });
 
   it("recomputes required arguments from own properties only (inherited names do not count)", async () => {

@@ -74,15 +74,19 @@ describe("trusted headers", () => {
     ["a fragment", "http://127.0.0.1:1/api#x"],
     ["another scheme", "ftp://127.0.0.1/api"],
     ["a relative URL", "/api/v1"],
-  ])("refuses a base URL with %s when binding (TypeError)", (_name, baseUrl) => {
-    expect(() => createHttpInvoker({ baseUrl })).toThrow(TypeError);
+  ])("refuses a base URL with %s when binding (BINDING_INVALID)", (_name, baseUrl) => {
+    expect(() => createHttpInvoker({ baseUrl })).toThrow(
+      expect.objectContaining({ code: "BINDING_INVALID", details: { key: "baseUrl" } }),
+    );
   });
 
   it.each([
     ["a CR/LF value", { "x-key": "a\r\nx-injected: 1" }],
     ["a NUL value", { "x-key": "a\u0000" }],
-  ])("refuses a trusted header with %s when binding (TypeError)", (_name, headers) => {
-    expect(() => createHttpInvoker({ baseUrl: "http://127.0.0.1:1", headers })).toThrow(TypeError);
+  ])("refuses a trusted header with %s when binding (BINDING_INVALID)", (_name, headers) => {
+    expect(() => createHttpInvoker({ baseUrl: "http://127.0.0.1:1", headers })).toThrow(
+      expect.objectContaining({ code: "BINDING_INVALID", details: { key: "headers" } }),
+    );
   });
 
   it("treats a header named like an Object.prototype member as an ordinary header", async () => {
