@@ -181,6 +181,11 @@ export interface CompatibilityIssue {
   readonly construct: string;
   readonly level: "partial" | "unsupported";
   readonly message: string;
+  /**
+   * Set when this issue left something callable out of the artifact: the pointer of the operation
+   * (MCP tool, OPTIMADE entry type) that is not compiled. `compile` counts these per source.
+   */
+  readonly leftOut?: string;
 }
 
 /** Returns the field's result path (defaults to its source path). */

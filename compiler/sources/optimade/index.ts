@@ -41,6 +41,7 @@ export const optimadeAdapter: SourceAdapter<OptimadeSourceConfig> = {
           construct: "entry-type-name",
           level: "unsupported",
           message: `entry type ${JSON.stringify(entryType)} is not an identifier; it is not compiled.`,
+          leftOut: pointer,
         });
         continue;
       }
@@ -103,6 +104,7 @@ function entryContract(
       construct: "entry-info",
       level: "unsupported",
       message: `/info/${entryType} declares no properties; the entry type is not compiled.`,
+      leftOut: pointer,
     });
     return undefined;
   }
@@ -115,6 +117,7 @@ function entryContract(
       construct: "response-format",
       level: "unsupported",
       message: `${entryType} is not served as JSON; the entry type is not compiled.`,
+      leftOut: pointer,
     });
     return undefined;
   }
