@@ -139,8 +139,12 @@ export function buildInput(
   };
 }
 
+/** Names the runtime refuses as parameter names (they address prototype machinery as keys). */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(["__proto__", "prototype", "constructor"]);
+
 function uniqueName(wire: string, location: string, taken: Set<string>): string {
-  let name = taken.has(wire) ? `${location}_${wire}` : wire;
+  // A reserved wire name is offered under `<location>_<name>` and still sent as itself (wireName).
+  let name = taken.has(wire) || RESERVED_NAMES.has(wire) ? `${location}_${wire}` : wire;
   for (let i = 2; taken.has(name); i++) name = `${location}_${wire}_${i}`;
   taken.add(name);
   return name;
@@ -181,7 +185,7 @@ function buildBody(
   }
   const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
   const rawSchema = (content[jsonType] as Node | undefined)?.schema ?? {};
-  const schema = converter.convert(rawSchema, schemaPointer);
+  const schema = converter.access.apply(converter.convert(rawSchema, schemaPointer), "request");
   const resolved = resolveLocal(schema, converter);
   const flat =
     resolved !== undefined &&
