@@ -85,7 +85,13 @@ export interface ServerProjectionSpec {
 export type HttpMethod = "get" | "head" | "options" | "post" | "put" | "patch" | "delete" | "trace";
 
 export interface HttpRequestBody {
-  readonly contentType: "application/json";
+  /**
+   * How the transport encodes the body (docs/runtime/transports.md, "Request bodies"): JSON, or form
+   * fields (`application/x-www-form-urlencoded`, `properties` mode only).
+   */
+  readonly contentType: "application/json" | "application/x-www-form-urlencoded";
+  /** Form bodies: wire names of properties whose encoding style is `deepObject` (arrays as `name[0]=…`). */
+  readonly deepObject?: readonly string[];
   /** `properties`: object body flattened into `body` parameters; `value`: the whole body is one parameter. */
   readonly mode: "properties" | "value";
   /** Parameter carrying the whole body in `value` mode. */

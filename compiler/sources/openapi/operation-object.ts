@@ -7,7 +7,7 @@
 
 import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "schemarouter/internal";
 import { deriveFields, encodePointerToken } from "schemarouter/internal";
-import { buildInput, isJsonMediaType, RESERVED_NAMES } from "./parameter-object.js";
+import { buildInput, jsonMediaOf, RESERVED_NAMES } from "./parameter-object.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";
 
@@ -187,8 +187,8 @@ function buildOutput(
       schemas.push({ type: "null" });
       continue;
     }
-    const jsonType = Object.keys(content).find(isJsonMediaType);
-    if (jsonType === undefined) {
+    const media = jsonMediaOf(content);
+    if (media === undefined) {
       throw new UnsupportedConstruct({
         pointer: `${where}/content`,
         construct: "non-json-response",
@@ -196,6 +196,14 @@ function buildOutput(
         message: `the ${code} response is not JSON (${Object.keys(content).join(", ")}); the operation is left out.`,
       });
     }
+    const jsonType = media.mediaType;
+    if (media.range)
+      report({
+        pointer: `${where}/content/${encodePointerToken(jsonType)}`,
+        construct: "media-type-range",
+        level: "partial",
+        message: `the ${code} response is declared as "${jsonType}" with a schema; it is read as JSON.`,
+      });
     const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
     if (schemas.length === 0) firstPointer = schemaPointer;
     const converted = converter.convert((content[jsonType] as Node).schema ?? {}, schemaPointer);
