@@ -1,8 +1,27 @@
 /**
  * `schemarouter inspect`: the locked capabilities as a table (verified against the lockfile), or one
- * endpoint's full contract.
+ * endpoint's full contract; or one source's compatibility report (`--report`).
  */
 import { loadCatalog, nearestNames } from "schemarouter/internal";
+import { coverageOf, formatReport } from "../compile/coverage.js";
+
+/** `inspect --report <source>`: every compatibility finding of one locked source (exit 2 if unknown). */
+export async function inspectReport(
+  lockfile: string,
+  source: string,
+  json: boolean,
+): Promise<{ text: string; exitCode: number }> {
+  const { artifacts } = await loadCatalog({ lockfile, verify: "full" });
+  const artifact = artifacts.get(source);
+  if (artifact === undefined)
+    return {
+      text: `No source "${source}" in the lockfile (sources: ${[...artifacts.keys()].join(", ") || "none"}).\n`,
+      exitCode: 2,
+    };
+  if (!json) return { text: formatReport(artifact), exitCode: 0 };
+  const report = { ...coverageOf(artifact), issues: artifact.compatibility };
+  return { text: `${JSON.stringify(report, null, 2)}\n`, exitCode: 0 };
+}
 
 export interface InspectOutput {
   readonly text: string;

@@ -16,13 +16,14 @@ import {
   type ReportFormat,
 } from "../compile/check.js";
 import { compile } from "../compile/compile.js";
+import { formatCoverage, type SourceCoverage } from "../compile/coverage.js";
 import { formatSummary } from "../compile/summary.js";
 import { CONFIG_FILE, loadConfig } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
 import { addSource, initConfig } from "./init.js";
-import { inspectLock } from "./inspect.js";
+import { inspectLock, inspectReport } from "./inspect.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -126,52 +127,67 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--dry-run", "show what would change without writing")
     .option("--frozen", "refuse to change the lockfile (CI); exit 1 if it would change")
     .option("--json", "machine-readable summary on stdout")
-    .action(async (options: { check?: boolean; dryRun?: boolean; json?: boolean; frozen?: boolean }) => {
-      const mode = options.check ? "check" : options.dryRun ? "dry-run" : "write";
-      const progress = io.isTTY === true && !options.json;
-      const result = await compile({
-        config: configPath(),
-        mode,
-        env: io.env,
-        frozen: options.frozen === true,
-        ...(progress
-          ? {
-              onProgress: (e) =>
-                e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`),
-            }
-          : {}),
-      });
-      const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
-      if (options.json) {
-        io.stdout(
-          `${JSON.stringify({ mode, summaries: result.summaries, changes: result.changes?.report ?? null, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
-        );
-      } else {
-        for (const summary of result.summaries) io.stdout(`${formatSummary(summary)}\n`);
-        if (result.changes !== undefined && result.changes.report.category !== "identical")
-          io.stdout(formatDrift(result.changes, "text"));
-        for (const note of result.notes) io.stdout(`note: ${note}\n`);
-        if (mode === "check")
+    .option("--strict", "exit 1 when an operation is left out or a source compiles to 0 endpoints")
+    .action(
+      async (options: {
+        check?: boolean;
+        dryRun?: boolean;
+        json?: boolean;
+        frozen?: boolean;
+        strict?: boolean;
+      }) => {
+        const mode = options.check ? "check" : options.dryRun ? "dry-run" : "write";
+        const progress = io.isTTY === true && !options.json;
+        const result = await compile({
+          config: configPath(),
+          mode,
+          env: io.env,
+          frozen: options.frozen === true,
+          ...(progress
+            ? {
+                onProgress: (e) =>
+                  e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`),
+              }
+            : {}),
+        });
+        const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
+        if (options.json) {
           io.stdout(
-            stale.length === 0
-              ? "Up to date.\n"
-              : `Stale (run \`schemarouter compile\`):\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+            `${JSON.stringify({ mode, summaries: result.summaries, coverage: result.coverage, warnings: result.warnings, changes: result.changes?.report ?? null, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
           );
-        else if (mode === "dry-run")
-          io.stdout(
-            stale.length === 0
-              ? "Nothing would change.\n"
-              : `Would write:\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
-          );
-        else
-          io.stdout(
-            result.write.written.length === 0
-              ? "Nothing changed.\n"
-              : `Wrote ${result.write.written.length} file(s).\n`,
-          );
-      }
-      if (mode === "check" && stale.length > 0) exitCode = 1;
-    });
+        } else {
+          const coverage = new Map(result.coverage.map((entry) => [entry.source, entry]));
+          for (const summary of result.summaries) {
+            const found = coverage.get(summary.source);
+            io.stdout(`${[formatSummary(summary), ...(found ? formatCoverage(found) : [])].join("\n")}\n`);
+          }
+          if (result.changes !== undefined && result.changes.report.category !== "identical")
+            io.stdout(formatDrift(result.changes, "text"));
+          for (const note of result.notes) io.stdout(`note: ${note}\n`);
+          if (mode === "check")
+            io.stdout(
+              stale.length === 0
+                ? "Up to date.\n"
+                : `Stale (run \`schemarouter compile\`):\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+            );
+          else if (mode === "dry-run")
+            io.stdout(
+              stale.length === 0
+                ? "Nothing would change.\n"
+                : `Would write:\n${stale.map((p) => `  ${p}`).join("\n")}\n`,
+            );
+          else
+            io.stdout(
+              result.write.written.length === 0
+                ? "Nothing changed.\n"
+                : `Wrote ${result.write.written.length} file(s).\n`,
+            );
+        }
+        if (!options.json) for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
+        if (mode === "check" && stale.length > 0) exitCode = 1;
+        if (options.strict === true && strictFails(result.coverage, io)) exitCode = 1;
+      },
+    );
 
   const format = (options: { json?: boolean; format?: string }): ReportFormat =>
     options.json ? "json" : options.format === "markdown" ? "markdown" : "text";
@@ -189,11 +205,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--json", "the classified report as JSON")
     .option("--format <format>", "text (default) or markdown (for a PR comment)")
     .option("--fail-on <category>", "breaking | security-review | any (default any)")
-    .action(async (options: { json?: boolean; format?: string; failOn?: string }) => {
+    .option("--strict", "also exit 1 when an operation is left out or a source compiles to 0 endpoints")
+    .action(async (options: { json?: boolean; format?: string; failOn?: string; strict?: boolean }) => {
       const threshold = failOn(options.failOn);
       const result = await checkDrift(configPath(), io.env);
       io.stdout(formatDrift(result, format(options)));
       if (exceedsThreshold(result.report.category, threshold)) exitCode = 1;
+      if (options.strict === true && strictFails(result.coverage, io)) exitCode = 1;
     });
 
   program
@@ -221,8 +239,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .command("inspect [route]")
     .description("list locked capabilities, or show one tool.endpoint contract")
     .option("--json", "machine-readable output")
-    .action(async (route: string | undefined, options: { json?: boolean }) => {
+    .option("--report <source>", "everything the source left out or supports partly, from its artifact")
+    .action(async (route: string | undefined, options: { json?: boolean; report?: string }) => {
       const config = await loadConfig(configPath());
+      if (options.report !== undefined) {
+        const report = await inspectReport(config.lockfile, options.report, options.json === true);
+        if (report.exitCode === 0 || options.json === true) io.stdout(report.text);
+        else io.stderr(report.text);
+        exitCode = report.exitCode;
+        return;
+      }
       const output = await inspectLock(config.lockfile, route, options.json === true);
       if (output.exitCode === 0 || options.json === true) io.stdout(output.text);
       else io.stderr(output.text);
@@ -286,6 +312,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (io.env.SCHEMAROUTER_DEBUG === "1") io.stderr(`${(error as Error)?.stack ?? ""}\n`);
     return 2;
   }
+}
+
+/** `--strict`: says on stderr which sources left operations out (or compiled to nothing); true if any did. */
+function strictFails(coverage: readonly SourceCoverage[], io: CliIo): boolean {
+  const failing = coverage.filter((source) => source.leftOut > 0 || source.endpoints === 0);
+  for (const source of failing)
+    io.stderr(
+      `error: --strict: source "${source.source}" ${source.endpoints === 0 ? "has 0 endpoints" : `left out ${source.leftOut} operation(s)`} (${source.leftOutReasons.map((r) => `${r.construct} ${r.count}`).join(", ") || "nothing to compile"}); see \`schemarouter inspect --report ${source.source}\`.\n`,
+    );
+  return failing.length > 0;
 }
 
 function relativeTo(cwd: string, path: string): string {

@@ -15,16 +15,23 @@ import { type DriftResult, documentOnly, snapshots } from "../compare/lock-state
 import { loadConfig } from "../config/config.js";
 import { buildLockfile } from "../emit/lockfile.js";
 import type { SourceContext } from "../sources/types.js";
-import { compileSource, resolveSource } from "./compile.js";
+import { compileSource, resolveSource, zeroEndpointWarnings } from "./compile.js";
+import { coverageOf, type SourceCoverage } from "./coverage.js";
 
 export type FailOn = "any" | "breaking" | "security-review";
 export type ReportFormat = "text" | "markdown" | "json";
+
+export interface CheckResult extends DriftResult {
+  /** What the freshly resolved sources leave out or support partly (`check --strict` fails on left-out ones). */
+  readonly coverage: readonly SourceCoverage[];
+  readonly warnings: readonly string[];
+}
 
 /** Re-resolves every configured source and compares it with the lock. Writes nothing. */
 export async function checkDrift(
   configPath: string,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<DriftResult> {
+): Promise<CheckResult> {
   const config = await loadConfig(configPath);
   // Every locked contract is compared, so every one is verified now.
   const locked = await loadCatalog({ lockfile: config.lockfile, verify: "full" });
@@ -39,7 +46,13 @@ export async function checkDrift(
     snapshots(locked.artifacts.values()),
     snapshots(fresh.map((source) => source.artifact)),
   );
-  return { report, documentOnly: documentOnly(locked.lock, buildLockfile(fresh), report) };
+  const coverage = fresh.map((source) => coverageOf(source.artifact));
+  return {
+    report,
+    documentOnly: documentOnly(locked.lock, buildLockfile(fresh), report),
+    coverage,
+    warnings: zeroEndpointWarnings(coverage),
+  };
 }
 
 export function exceedsThreshold(category: ChangeCategory, failOn: FailOn): boolean {

@@ -26,6 +26,7 @@ import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
 import { applyOverlays } from "../overlays/overlays.js";
 import type { SourceContext, SourceResult } from "../sources/types.js";
+import { coverageOf, type SourceCoverage } from "./coverage.js";
 import { type SourceSummary, summarizeLockChanges } from "./summary.js";
 
 export interface CompileOptions {
@@ -56,6 +57,10 @@ export interface CompileResult {
   readonly files: readonly OutputFile[];
   readonly write: WriteResult;
   readonly summaries: readonly SourceSummary[];
+  /** Per compiled source: operations left out and constructs partly supported, by reason. */
+  readonly coverage: readonly SourceCoverage[];
+  /** Sources that compiled to 0 endpoints (printed as warnings; `--strict` fails on them). */
+  readonly warnings: readonly string[];
   /** Classified change against the previous lockfile and artifacts (absent on a first compile). */
   readonly changes: DriftResult | undefined;
   readonly sources: readonly CompiledSource[];
@@ -157,6 +162,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     await record.save(files.filter((file) => bindingFiles.has(file.path)));
   }
   const summaries = summarizeLockChanges(previous?.state.lock, lock);
+  const coverage = compiled.map((source) => coverageOf(source.artifact));
   return {
     config,
     lock,
@@ -164,6 +170,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     files,
     write,
     summaries,
+    coverage,
+    warnings: zeroEndpointWarnings(coverage),
     changes,
     sources: compiled,
     notes,
@@ -200,6 +208,16 @@ export function compileSource(
     artifactPath: artifactPathOf(name, config),
     tools: register(name, kind, artifact, defs),
   };
+}
+
+/** A source that compiled to nothing callable is a warning, whatever the reason. */
+export function zeroEndpointWarnings(coverage: readonly SourceCoverage[]): string[] {
+  return coverage
+    .filter((source) => source.endpoints === 0)
+    .map(
+      (source) =>
+        `source "${source.source}" compiled to 0 endpoints${source.leftOut > 0 ? ` (${source.leftOut} operation(s) left out)` : ""}; run \`schemarouter inspect --report ${source.source}\` to see why.`,
+    );
 }
 
 /** Registers (fingerprints) every tool of an artifact. */

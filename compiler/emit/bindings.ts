@@ -159,7 +159,10 @@ async function emitSourceBindings(
   return [
     {
       path: paths.declarations,
-      contents: stamped(inputs, `/* eslint-disable */\n${types}${fieldInterfaces(template, methods)}`),
+      contents: stamped(
+        inputs,
+        asModule(`/* eslint-disable */\n${types}${fieldInterfaces(template, methods)}`),
+      ),
     },
     {
       path: paths.types,
@@ -170,6 +173,14 @@ async function emitSourceBindings(
     },
     { path: paths.client, contents: stamped({ ...inputs, source: stamps.source }, client) },
   ];
+}
+
+/**
+ * A declarations file with nothing to declare (no shared schemas, no endpoints) must still be a module:
+ * `<source>.types.ts` re-exports it, and a script file there is TS2306 ("is not a module").
+ */
+function asModule(body: string): string {
+  return /^export /m.test(body) ? body : `${body}export {};\n`;
 }
 
 function emitIndex(sources: readonly string[], runtimeImport: string, outDir: string): OutputFile {

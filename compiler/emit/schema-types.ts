@@ -16,7 +16,16 @@ export interface TypeContext {
 
 const DEF_PREFIX = "#/$defs/";
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const DESCRIPTIVE = new Set(["description", "title", "$comment", "examples", "x-unit", "deprecated"]);
+const DESCRIPTIVE = new Set([
+  "description",
+  "title",
+  "$comment",
+  "examples",
+  "x-unit",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 
 /** `export interface …` for a closed object shape, `export type … =` for everything else. */
 export function declaration(name: string, schema: JsonSchema, context: TypeContext): string {

@@ -111,6 +111,11 @@ function toField(
   const resultPath = entry.resultPath ?? entry.path;
   const wildcards = (path: readonly string[]) =>
     path.map((segment, index) => (segment === WILDCARD ? index : -1)).filter((i) => i >= 0);
+  if (entry.path.at(-1) === WILDCARD || resultPath.at(-1) === WILDCARD)
+    throw fail(
+      `field "${entry.id}": a path cannot end with "*"; name the array itself (a unit applies to arrays of numbers) or a property of its items.`,
+      { field: entry.id },
+    );
   if (entry.path.includes(WILDCARD) && entry.resultPath === undefined)
     throw fail(`field "${entry.id}": a path with "*" needs an explicit resultPath.`);
   if (wildcards(entry.path).join(",") !== wildcards(resultPath).join(","))

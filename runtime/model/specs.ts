@@ -85,7 +85,13 @@ export interface ServerProjectionSpec {
 export type HttpMethod = "get" | "head" | "options" | "post" | "put" | "patch" | "delete" | "trace";
 
 export interface HttpRequestBody {
-  readonly contentType: "application/json";
+  /**
+   * How the transport encodes the body (docs/runtime/transports.md, "Request bodies"): JSON, or form
+   * fields (`application/x-www-form-urlencoded`, `properties` mode only).
+   */
+  readonly contentType: "application/json" | "application/x-www-form-urlencoded";
+  /** Form bodies: wire names of properties whose encoding style is `deepObject` (arrays as `name[0]=…`). */
+  readonly deepObject?: readonly string[];
   /** `properties`: object body flattened into `body` parameters; `value`: the whole body is one parameter. */
   readonly mode: "properties" | "value";
   /** Parameter carrying the whole body in `value` mode. */
@@ -181,6 +187,11 @@ export interface CompatibilityIssue {
   readonly construct: string;
   readonly level: "partial" | "unsupported";
   readonly message: string;
+  /**
+   * Set when this issue left something callable out of the artifact: the pointer of the operation
+   * (MCP tool, OPTIMADE entry type) that is not compiled. `compile` counts these per source.
+   */
+  readonly leftOut?: string;
 }
 
 /** Returns the field's result path (defaults to its source path). */

@@ -156,12 +156,13 @@ export function buildMcpSource(
         construct: "execution.taskSupport",
         level: "unsupported",
         message: `Tool "${def.name}" can only run as a task (taskSupport "required"); it is not compiled as an endpoint.`,
+        leftOut: pointerOf(def.name),
       });
       continue;
     }
     const built = buildEndpoint(source, def, config, defs);
     if ("issue" in built) {
-      compatibility.push(built.issue);
+      compatibility.push({ ...built.issue, leftOut: pointerOf(def.name) });
       continue;
     }
     endpoints.push(built.endpoint);

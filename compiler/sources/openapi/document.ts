@@ -10,6 +10,7 @@ import type { EnvRef } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
 import { fetchDocument } from "../fetch.js";
 import type { SourceContext } from "../types.js";
+import { checkDocumentDepth } from "./document-depth.js";
 
 export type OpenApiVersion = "3.0" | "3.1";
 
@@ -93,6 +94,7 @@ export function parseDocumentText(source: string, bytes: Uint8Array, what: strin
       { cause: error },
     );
   }
+  checkDocumentDepth(source, value, what);
   return value;
 }
 

@@ -130,19 +130,28 @@ function compileOperations(
         pathItem = converter.resolveObject(pathItem.$ref, `/paths/${encodePointerToken(path)}`, "path item");
       } catch (error) {
         if (!(error instanceof UnsupportedConstruct)) throw error;
-        report(error.issue);
+        report({ ...error.issue, leftOut: `/paths/${encodePointerToken(path)}` });
         continue;
       }
     }
     const unsafe = unsafeTemplate(path);
     if (unsafe !== undefined) {
-      report({
-        // The template's query, fragment and userinfo are not repeated in the report (they may be secrets).
-        pointer: `/paths/${encodePointerToken(redactedTemplate(path))}`,
-        construct: "unsafe-path-template",
-        level: "unsupported",
-        message: `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`,
-      });
+      // The template's query, fragment and userinfo are not repeated in the report (they may be secrets).
+      const shown = `/paths/${encodePointerToken(redactedTemplate(path))}`;
+      const message = `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`;
+      const methods = METHODS.filter(
+        (method) => pathItem[method] !== null && typeof pathItem[method] === "object",
+      );
+      if (methods.length === 0)
+        report({ pointer: shown, construct: "unsafe-path-template", level: "unsupported", message });
+      for (const method of methods)
+        report({
+          pointer: shown,
+          construct: "unsafe-path-template",
+          level: "unsupported",
+          message,
+          leftOut: `${shown}/${method}`,
+        });
       continue;
     }
     items.push([path, pathItem]);
@@ -185,7 +194,7 @@ function compileOperations(
         );
       } catch (error) {
         if (!(error instanceof UnsupportedConstruct)) throw error;
-        report(error.issue);
+        report({ ...error.issue, leftOut: pointer });
         names.delete(name);
       }
     }

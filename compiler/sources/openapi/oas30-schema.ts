@@ -26,6 +26,8 @@ const DROPPED = [
   "deprecated",
 ];
 
+const ACCESS = ["readOnly", "writeOnly"];
+
 /** The subschema keywords of §4.7.24 besides `properties`; entries that are not objects are dropped. */
 const OAS30_SUBSCHEMAS = new Set(["allOf", "anyOf", "oneOf", "not", "items", "additionalProperties"]);
 
@@ -41,18 +43,24 @@ const FORMAT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
 const BYTE_PATTERN = "^[\\w\\d+\\/=]*$";
 
 /** Converts one OAS 3.0 Schema Object tree (the input is not modified). */
-export function convertOas30Schema(schema: Node): Node {
-  const converted = convertNode(structuredClone(schema));
+/**
+ * `keepAccess`: keep `readOnly`/`writeOnly` (JSON Schema 2020-12 annotations too), which the compiler
+ * needs to tell request from response properties (./read-write-only.ts); the library drops them.
+ */
+export function convertOas30Schema(schema: Node, options: { keepAccess?: boolean } = {}): Node {
+  const dropped = options.keepAccess === true ? DROPPED.filter((key) => !ACCESS.includes(key)) : DROPPED;
+  const converted = convertNode(structuredClone(schema), dropped);
   delete converted.$schema; // not an OAS 3.0 keyword; the artifact declares the dialect
   return converted;
 }
 
-function convertNode(node: Node): Node {
+function convertNode(node: Node, dropped: readonly string[]): Node {
   if (node.nullable === true && node.type === undefined) {
     // `nullable` without `type` (next to a $ref, oneOf, …): the schema, or null.
     const { nullable: _nullable, ...rest } = node;
-    return { anyOf: [convertNode(rest), { type: "null" }] };
+    return { anyOf: [convertNode(rest, dropped), { type: "null" }] };
   }
+  const subschema = (value: unknown): unknown => (isRecord(value) ? convertNode(value, dropped) : value);
   const out: Node = Object.fromEntries(
     Object.entries(node).flatMap(([key, value]): [string, unknown][] => {
       if (OAS30_SUBSCHEMAS.has(key)) {
@@ -93,7 +101,7 @@ function convertNode(node: Node): Node {
         out.additionalProperties = false;
     }
   }
-  for (const keyword of DROPPED) delete out[keyword];
+  for (const keyword of dropped) delete out[keyword];
   for (const [flag, bound] of [
     ["exclusiveMinimum", "minimum"],
     ["exclusiveMaximum", "maximum"],
@@ -120,10 +128,6 @@ function applyFormat(out: Node): void {
   if ((!minimum && minimum !== 0) || minimum < lower) out.minimum = lower;
   const maximum = out.maximum as number;
   if ((!maximum && maximum !== 0) || maximum > upper) out.maximum = upper;
-}
-
-function subschema(value: unknown): unknown {
-  return isRecord(value) ? convertNode(value) : value;
 }
 
 function mapValues(

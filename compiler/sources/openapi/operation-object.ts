@@ -7,7 +7,7 @@
 
 import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "schemarouter/internal";
 import { deriveFields, encodePointerToken } from "schemarouter/internal";
-import { buildInput, isJsonMediaType } from "./parameter-object.js";
+import { buildInput, jsonMediaOf, RESERVED_NAMES } from "./parameter-object.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";
 
@@ -72,6 +72,24 @@ export function buildEndpoint(
     report,
     input.credentials ?? [],
   );
+  const proto = contract.parameters.find(
+    (parameter) => (parameter.wireName ?? parameter.name) === "__proto__",
+  );
+  if (proto !== undefined)
+    throw new UnsupportedConstruct({
+      pointer,
+      construct: "reserved-name",
+      level: "unsupported",
+      message: `${proto.location} parameter "__proto__" cannot be sent safely (as a key it is an object's prototype); the operation is left out.`,
+    });
+  for (const parameter of contract.parameters)
+    if (parameter.wireName !== undefined && RESERVED_NAMES.has(parameter.wireName))
+      report({
+        pointer,
+        construct: "reserved-name",
+        level: "partial",
+        message: `${parameter.location} parameter "${parameter.wireName}" is offered as "${parameter.name}" (a reserved name); it is sent as "${parameter.wireName}".`,
+      });
   const pathParameters = new Set(
     contract.parameters.filter((p) => p.location === "path").map((p) => p.wireName ?? p.name),
   );
@@ -87,6 +105,14 @@ export function buildEndpoint(
   }
   const output = buildOutput(operation, pointer, converter, report);
   const derived = deriveFields(output.schema, converter.defs);
+  const fields = derived.fields.filter((field) => !field.path.some((segment) => RESERVED_NAMES.has(segment)));
+  if (fields.length < derived.fields.length)
+    report({
+      pointer: output.pointer,
+      construct: "reserved-name",
+      level: "partial",
+      message: `output properties named ${[...new Set(derived.fields.filter((field) => !fields.includes(field)).flatMap((field) => field.path.filter((segment) => RESERVED_NAMES.has(segment))))].join(", ")} are validated and returned whole, but are not selectable fields.`,
+    });
   if (derived.usedComposition) {
     report({
       pointer: output.pointer,
@@ -107,7 +133,7 @@ export function buildEndpoint(
     parameters: contract.parameters,
     inputSchema: contract.inputSchema,
     outputSchema: output.schema,
-    fields: derived.fields,
+    fields,
     execution: {
       kind: "http",
       method,
@@ -161,8 +187,8 @@ function buildOutput(
       schemas.push({ type: "null" });
       continue;
     }
-    const jsonType = Object.keys(content).find(isJsonMediaType);
-    if (jsonType === undefined) {
+    const media = jsonMediaOf(content);
+    if (media === undefined) {
       throw new UnsupportedConstruct({
         pointer: `${where}/content`,
         construct: "non-json-response",
@@ -170,9 +196,18 @@ function buildOutput(
         message: `the ${code} response is not JSON (${Object.keys(content).join(", ")}); the operation is left out.`,
       });
     }
+    const jsonType = media.mediaType;
+    if (media.range)
+      report({
+        pointer: `${where}/content/${encodePointerToken(jsonType)}`,
+        construct: "media-type-range",
+        level: "partial",
+        message: `the ${code} response is declared as "${jsonType}" with a schema; it is read as JSON.`,
+      });
     const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
     if (schemas.length === 0) firstPointer = schemaPointer;
-    schemas.push(converter.convert((content[jsonType] as Node).schema ?? {}, schemaPointer));
+    const converted = converter.convert((content[jsonType] as Node).schema ?? {}, schemaPointer);
+    schemas.push(converter.access.apply(converted, "response"));
   }
   const unique = dedupe(schemas);
   if (unique.length > 1) {

@@ -139,8 +139,12 @@ export function buildInput(
   };
 }
 
+/** Names the runtime refuses as parameter names (they address prototype machinery as keys). */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(["__proto__", "prototype", "constructor"]);
+
 function uniqueName(wire: string, location: string, taken: Set<string>): string {
-  let name = taken.has(wire) ? `${location}_${wire}` : wire;
+  // A reserved wire name is offered under `<location>_<name>` and still sent as itself (wireName).
+  let name = taken.has(wire) || RESERVED_NAMES.has(wire) ? `${location}_${wire}` : wire;
   for (let i = 2; taken.has(name); i++) name = `${location}_${wire}_${i}`;
   taken.add(name);
   return name;
@@ -166,22 +170,31 @@ function buildBody(
   }
   const required = body.required === true;
   const content = (body.content ?? {}) as Node;
-  const jsonType = Object.keys(content).find(isJsonMediaType);
-  if (jsonType === undefined) {
+  const chosen = bodyMediaOf(content);
+  if (chosen === undefined) {
     const types = Object.keys(content).join(", ") || "none";
     const issue: CompatibilityIssue = {
       pointer: `${where}/content`,
       construct: "non-json-body",
       level: "unsupported",
-      message: `request body media types (${types}) are not JSON${required ? "; the operation is left out" : "; the body is not offered"}.`,
+      message: `request body media types (${types}) are not JSON or form fields${required ? "; the operation is left out" : "; the body is not offered"}.`,
     };
     if (required) throw new UnsupportedConstruct(issue);
     report(issue);
     return { parameters: [] };
   }
-  const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
-  const rawSchema = (content[jsonType] as Node | undefined)?.schema ?? {};
-  const schema = converter.convert(rawSchema, schemaPointer);
+  const { mediaType, form } = chosen;
+  const mediaPointer = `${where}/content/${encodePointerToken(mediaType)}`;
+  if (chosen.range)
+    report({
+      pointer: mediaPointer,
+      construct: "media-type-range",
+      level: "partial",
+      message: `request body media type "${mediaType}" declares a schema; the body is sent as application/json.`,
+    });
+  const schemaPointer = `${mediaPointer}/schema`;
+  const rawSchema = (content[mediaType] as Node | undefined)?.schema ?? {};
+  const schema = converter.access.apply(converter.convert(rawSchema, schemaPointer), "request");
   const resolved = resolveLocal(schema, converter);
   const flat =
     resolved !== undefined &&
@@ -191,6 +204,16 @@ function buildBody(
     !["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"].some(
       (key) => key in resolved,
     );
+  if (!flat && form) {
+    // Form fields need named properties: a form body that is not a plain object cannot be sent.
+    const issue: CompatibilityIssue = {
+      pointer: schemaPointer,
+      construct: "form-body",
+      level: "unsupported",
+      message: `the ${mediaType} body is not a plain object schema (properties), so its fields cannot be named; the operation is left out.`,
+    };
+    throw new UnsupportedConstruct(issue);
+  }
   if (!flat) {
     const name = uniqueName("body", "body", taken);
     return {
@@ -226,7 +249,14 @@ function buildBody(
   }
   return {
     parameters,
-    requestBody: { contentType: "application/json", mode: "properties", required },
+    requestBody: form
+      ? {
+          contentType: "application/x-www-form-urlencoded",
+          mode: "properties",
+          required,
+          ...deepObjectOf(content[mediaType], resolved.properties as Node),
+        }
+      : { contentType: "application/json", mode: "properties", required },
     ...(dependentRequired !== undefined ? { dependentRequired } : {}),
   };
 }
@@ -260,9 +290,68 @@ function reportQuerySerialization(
   }
 }
 
+/**
+ * JSON media types (RFC 8259 §11 `application/json`, RFC 6839 §3.1 `+json` suffixes such as
+ * `application/vnd.api+json` or `application/problem+json`, and the legacy `text/json`).
+ */
 export function isJsonMediaType(type: string): boolean {
-  const base = type.split(";")[0]!.trim().toLowerCase();
-  return base === "application/json" || /^application\/[a-z0-9.+-]*\+json$/.test(base);
+  const base = mediaBase(type);
+  return (
+    base === "application/json" ||
+    base === "text/json" ||
+    /^application\/[a-z0-9.!#$&^_+-]*\+json$/.test(base)
+  );
+}
+
+const FORM = "application/x-www-form-urlencoded";
+const RANGES = new Set(["*/*", "application/*"]);
+
+function mediaBase(type: string): string {
+  return type.split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * The media type a body is compiled from: a JSON type first; then a range (`*\/*`, `application/*`)
+ * that declares a schema, read as JSON; then form fields.
+ */
+export function jsonMediaOf(content: Node): { mediaType: string; range: boolean } | undefined {
+  const keys = Object.keys(content);
+  const json = keys.find(isJsonMediaType);
+  if (json !== undefined) return { mediaType: json, range: false };
+  const range = keys.find((key) => {
+    const media = content[key];
+    return (
+      RANGES.has(mediaBase(key)) &&
+      media !== null &&
+      typeof media === "object" &&
+      (media as Node).schema !== undefined
+    );
+  });
+  return range === undefined ? undefined : { mediaType: range, range: true };
+}
+
+function bodyMediaOf(content: Node): { mediaType: string; range: boolean; form: boolean } | undefined {
+  const json = jsonMediaOf(content);
+  if (json !== undefined) return { ...json, form: false };
+  const form = Object.keys(content).find((key) => mediaBase(key) === FORM);
+  return form === undefined ? undefined : { mediaType: form, range: false, form: true };
+}
+
+/** The properties an Encoding Object gives `style: deepObject` (sent as `name[0]=…` when arrays). */
+function deepObjectOf(media: unknown, properties: Node): { deepObject?: string[] } {
+  const encoding = media !== null && typeof media === "object" ? (media as Node).encoding : undefined;
+  if (encoding === null || typeof encoding !== "object") return {};
+  const names = Object.entries(encoding as Node)
+    .filter(
+      ([name, entry]) =>
+        Object.hasOwn(properties, name) &&
+        entry !== null &&
+        typeof entry === "object" &&
+        (entry as Node).style === "deepObject",
+    )
+    .map(([name]) => name)
+    .sort();
+  return names.length > 0 ? { deepObject: names } : {};
 }
 
 /** Follows `#/$defs/…` refs of converted schemas through the converter's definitions. */

@@ -12,6 +12,7 @@ import { decodePointerToken, encodePointerToken } from "schemarouter/internal";
 import type { OpenApiVersion } from "./document.js";
 import { EXTERNAL_DEFS_KEY, type RefusedRef } from "./external-refs.js";
 import { convertOas30Schema } from "./oas30-schema.js";
+import { AccessDirections } from "./read-write-only.js";
 import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLE } from "./schema-keywords.js";
 
 type Node = Record<string, unknown>;
@@ -33,6 +34,8 @@ export class SchemaConverter {
   private readonly usedNames = new Set<string>();
   private readonly edges = new Map<string, Set<string>>();
   private readonly failed = new Map<string, UnsupportedConstruct>();
+  /** Request and response views of converted schemas (readOnly / writeOnly properties). */
+  readonly access = new AccessDirections(this.defs, (base) => this.reserveName(base));
 
   constructor(
     /** Resolves a local `#/...` reference (json-schema-ref-parser's $Refs.get); undefined when missing. */
@@ -52,7 +55,9 @@ export class SchemaConverter {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return {};
     this.inspect(schema as Node, pointer);
     const converted =
-      this.version === "3.0" ? convertOas30Schema(schema as Node) : structuredClone(schema as Node);
+      this.version === "3.0"
+        ? convertOas30Schema(schema as Node, { keepAccess: true })
+        : structuredClone(schema as Node);
     return this.rewrite(converted, pointer, owner) as JsonSchema;
   }
 
@@ -124,7 +129,13 @@ export class SchemaConverter {
       } else if (SUBSCHEMA_MAPS.includes(key) && value !== null && typeof value === "object") {
         const map: Node = {};
         for (const [name, child] of Object.entries(value as Node)) {
-          map[name] = this.rewrite(child, `${pointer}/${key}/${encodePointerToken(name)}`, owner);
+          // Defined, not assigned: a property named `__proto__` stays a property (never the prototype).
+          Object.defineProperty(map, name, {
+            value: this.rewrite(child, `${pointer}/${key}/${encodePointerToken(name)}`, owner),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         out[key] = map;
       } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
@@ -196,6 +207,14 @@ export class SchemaConverter {
       }
     }
     return `#/$defs/${encodePointerToken(name)}`;
+  }
+
+  /** A definition name not taken yet, `base` or `base_2`, `base_3`, … */
+  reserveName(base: string): string {
+    let name = base;
+    for (let i = 2; this.usedNames.has(name); i++) name = `${base}_${i}`;
+    this.usedNames.add(name);
+    return name;
   }
 
   private defName(ref: string): string {

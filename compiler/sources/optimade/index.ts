@@ -43,6 +43,7 @@ export const optimadeAdapter: SourceAdapter<OptimadeSourceConfig> = {
           construct: "entry-type-name",
           level: "unsupported",
           message: `entry type ${JSON.stringify(entryType)} is not an identifier; it is not compiled.`,
+          leftOut: pointer,
         });
         continue;
       }
@@ -114,6 +115,7 @@ function entryContract(
       construct: "entry-info",
       level: "unsupported",
       message: `/info/${entryType} declares no properties; the entry type is not compiled.`,
+      leftOut: pointer,
     });
     return undefined;
   }
@@ -126,6 +128,7 @@ function entryContract(
       construct: "response-format",
       level: "unsupported",
       message: `${entryType} is not served as JSON; the entry type is not compiled.`,
+      leftOut: pointer,
     });
     return undefined;
   }

@@ -2,7 +2,7 @@
  * Units and dimensions of OPTIMADE properties (OPTIMADE v1.2 "Physical Units in Property
  * Definitions", "Compound Unit Expressions", the `x-optimade-dimensions` field; v1.1 `unit`).
  * Both definition formats give the same FieldSpec unit: symbols are written in one canonical form
- * (`angstrom`, `Å` → `Å`; `dalton`, `a.m.u.` → `u`), compound expressions factor by factor.
+ * (`angstrom`, `Å`, v1.1's `Ao` → `Å`; `dalton`, `a.m.u.` → `u`), compound expressions factor by factor.
  */
 
 /** Unit symbols that mean the same unit, mapped to the symbol FieldSpecs carry. */
@@ -13,6 +13,8 @@ const CANONICAL_SYMBOLS: Readonly<Record<string, string>> = {
   Å: "Å",
   "\u212b": "Å",
   Ang: "Å",
+  // OPTIMADE v1.0/v1.1 write the ångström as "Ao" in `unit` (e.g. `lattice_vectors`, `cartesian_site_positions`).
+  Ao: "Å",
   dalton: "u",
   Da: "u",
   u: "u",

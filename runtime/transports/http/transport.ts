@@ -4,6 +4,7 @@
  * origin and base path; redirects are never followed; responses are read as a bounded stream before
  * decoding (docs/trust-model.md §9 and §15).
  */
+
 import type { Dispatcher } from "undici";
 import { type InvocationContext, type Invoker, stopSourceOf } from "../../boundary/invoker.js";
 import { bindingInvalid, positiveLimit } from "../../errors/binding-invalid.js";
@@ -11,6 +12,7 @@ import { CallRefusedError, InvocationError } from "../../errors/errors.js";
 import type { EndpointSpec } from "../../model/specs.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
+import { encodeFormBody } from "./form-body.js";
 import { isSensitiveHeader } from "./headers.js";
 import { checkPlaintextCredentials } from "./plaintext.js";
 import { redactSecrets, secretsOf } from "./redact-secrets.js";
@@ -119,7 +121,16 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       let body: string | undefined;
       if (execution.requestBody !== undefined) {
         const value = requestBodyOf(endpoint, execution.requestBody, args);
-        if (value !== undefined) {
+        if (
+          value !== undefined &&
+          execution.requestBody.contentType === "application/x-www-form-urlencoded"
+        ) {
+          body = encodeFormBody(
+            value as Record<string, unknown>,
+            new Set(execution.requestBody.deepObject ?? []),
+          );
+          headers["content-type"] = "application/x-www-form-urlencoded";
+        } else if (value !== undefined) {
           body = JSON.stringify(value);
           headers["content-type"] = "application/json";
         }

@@ -39,6 +39,11 @@ describe("overlays", () => {
       "OVERLAY_INVALID",
     ],
     [
+      "a trailing wildcard path",
+      { endpoints: { listPets: { fields: [{ id: "n", path: ["*"], resultPath: ["*"] }] } } },
+      "OVERLAY_INVALID",
+    ],
+    [
       "a wildcard over a non-array",
       {
         endpoints: {
