@@ -80,15 +80,20 @@ describe("attacks on the model-facing tool schema", () => {
   });
 
   it("a refusal never echoes an argument value, even one the error's details carry", () => {
-    const error = new CallRefusedError("INPUT_SCHEMA_VIOLATION", `argument q: ${INJECTION}`, {
+    const context = { name: "notes_listNotes", parameters: new Set(["q", INJECTION]) };
+    const undeclared = new CallRefusedError("UNDECLARED_ARGUMENT", `argument ${INJECTION}`, {
       route: "notes.listNotes",
       argument: INJECTION,
+    });
+    const violation = new CallRefusedError("INPUT_SCHEMA_VIOLATION", `argument q: ${INJECTION}`, {
+      route: "notes.listNotes",
       violations: [
         { pointer: `/${INJECTION}`, keyword: INJECTION },
         { pointer: "/q", keyword: "maxLength" },
       ],
     });
-    const refusal = refusalOf(error, { name: "notes_listNotes", parameters: new Set(["q", INJECTION]) });
+    expect(refusalOf(undeclared, context).message).not.toContain("SYSTEM");
+    const refusal = refusalOf(violation, context);
     expect(refusal.message).not.toContain("SYSTEM");
     expect(refusal.message).toContain("/q (maxLength)");
   });
