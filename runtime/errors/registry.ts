@@ -332,6 +332,8 @@ export const ERRORS = {
           [
             "trusted-query",
             "template-query",
+            "trusted-header",
+            "header-name",
             "binding-identity",
             "next-invalid",
             "next-origin",
