@@ -114,3 +114,42 @@ describe("attacks on the HTTP transport", () => {
     expect(sent).toBe(`/v1/items/${encodeURIComponent(value)}`);
   });
 });
+
+describe("attacks on trusted query credentials", () => {
+  const queryEndpoint = (wireName: string, path = "/items"): Partial<EndpointSpec> => ({
+    execution: { kind: "http", method: "get", path, successStatus: [200] },
+    parameters: [{ name: "k", location: "query", wireName, required: false, schema: { type: "string" } }],
+    inputSchema: { type: "object", properties: { k: { type: "string" } }, additionalProperties: false },
+  });
+
+  it.each(["API_KEY", "Api_Key", "api_KEY"])(
+    "a declared query parameter %s cannot shadow the trusted api_key on a case-insensitive server",
+    async (wire) => {
+      const target = await upstream();
+      const before = target.requests.length;
+      const { router, call } = httpTool(target.url, cleanups, {
+        endpoint: queryEndpoint(wire),
+        binding: { query: { api_key: "trusted-key-1234" } },
+      });
+      await expect(router.call(call({ k: "ATTACKER" }))).rejects.toMatchObject({
+        code: "TRANSPORT_REFUSED",
+        details: { reason: "trusted-query" },
+      });
+      expect(target.requests.length).toBe(before);
+    },
+  );
+
+  it("a template's query string cannot set the trusted key in another case (tampered artifact)", async () => {
+    const target = await upstream();
+    const before = target.requests.length;
+    const { router, call } = httpTool(target.url, cleanups, {
+      endpoint: queryEndpoint("q", "/items?API_KEY=ATTACKER"),
+      binding: { query: { api_key: "trusted-key-1234" } },
+    });
+    await expect(router.call(call({}))).rejects.toMatchObject({
+      code: "TRANSPORT_REFUSED",
+      details: { reason: "template-query" },
+    });
+    expect(target.requests.length).toBe(before);
+  });
+});
