@@ -1,5 +1,5 @@
 /**
- * Reading a pinned artifact (docs/formats/lockfile.md): only a regular file is read. A committed
+ * Reading a pinned artifact (docs/reference/formats.md): only a regular file is read. A committed
  * symlink to a device (`/dev/zero`) or a pipe would otherwise make a reader wait or read without end;
  * `O_NONBLOCK` keeps even the open of a FIFO with no writer from waiting.
  */

@@ -1,5 +1,5 @@
 /**
- * Attacks from a committed lockfile (docs/formats/lockfile.md): a pull request that points a source's
+ * Attacks from a committed lockfile (docs/reference/formats.md): a pull request that points a source's
  * artifact at something the compiler never writes — a FIFO (reading waits forever), a directory, an
  * absolute path such as `/dev/zero` (reading never ends) — must make loading refuse at once with a
  * typed error, never hang or read without end.

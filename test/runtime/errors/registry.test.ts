@@ -25,6 +25,7 @@ import {
 } from "../../../runtime/errors/errors.js";
 import { ERROR_CLASSES, ERRORS } from "../../../runtime/errors/registry.js";
 import type { ErrorRow } from "../../../runtime/errors/table.js";
+import { StateError } from "../../../runtime/governed/state/errors.js";
 import { PLANNING_ERROR_CODES, PlanningError } from "../../../runtime/planner/errors.js";
 import { RetrievalError } from "../../../runtime/retrieval/errors.js";
 import { TraceError } from "../../../runtime/traces/events.js";
@@ -48,6 +49,7 @@ const CLASSES: Readonly<Record<string, object>> = {
   RetrievalError,
   PlanningError,
   TraceError,
+  StateError,
   ConfigError,
   SourceError,
   CompileError,

@@ -98,7 +98,8 @@ describe("names that are Object.prototype members", () => {
     );
     expect(Object.keys(result.defs).sort()).toEqual(["__proto___2", "constructor_2"]);
     expect(result.defs.constructor_2).toEqual({ type: "object", properties: { x: { type: "string" } } });
-    expect(Object.getPrototypeOf(result.defs)).toBe(Object.prototype);
+    // No definition became the map's prototype (the map itself may have none: null-prototype maps).
+    expect([null, Object.prototype]).toContain(Object.getPrototypeOf(result.defs));
   });
 });
 
