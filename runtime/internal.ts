@@ -18,6 +18,7 @@ export * from "./format/artifact-render.js";
 export * from "./format/fingerprint.js";
 export * from "./format/lockfile.js";
 export * from "./format/mcp-digest.js";
+export * from "./format/regular-file.js";
 export * from "./format/url.js";
 export * from "./load/load.js";
 export * from "./load/registry.js";

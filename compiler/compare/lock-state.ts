@@ -6,7 +6,14 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Artifact } from "schemarouter/internal";
-import { LOCKFILE_VERSION, LoadError, type Lockfile, parseLockfile, sha256 } from "schemarouter/internal";
+import {
+  LOCKFILE_VERSION,
+  LoadError,
+  type Lockfile,
+  parseLockfile,
+  readRegularFileSync,
+  sha256,
+} from "schemarouter/internal";
 import { readAnyArtifact } from "./artifact-legacy.js";
 import { type ComparisonReport, compareLocks, type SourceSnapshot, sourceSnapshotOf } from "./compare.js";
 
@@ -45,7 +52,7 @@ export function readLockState(lockfilePath: string): LockState {
         source: name,
         path,
       });
-    const bytes = readFileSync(path);
+    const bytes = readRegularFileSync(path);
     if (sha256(bytes) !== source.artifact.digest) {
       throw new LoadError("LOCK_MISMATCH", `artifact of source "${name}" does not match ${lockfilePath}.`, {
         source: name,

@@ -21,6 +21,7 @@ import {
   type Lockfile,
   parseArtifact,
   parseLockfile,
+  readRegularFileSync,
   sha256,
 } from "schemarouter/internal";
 import { readAnyArtifact } from "../compare/artifact-legacy.js";
@@ -95,7 +96,7 @@ export async function reuseSource(
 
 function readIfPresent(path: string): Buffer | undefined {
   try {
-    return readFileSync(path);
+    return readRegularFileSync(path);
   } catch {
     return undefined;
   }
@@ -178,7 +179,7 @@ export function readPreviousState(
         continue;
       }
       const path = resolve(dirname(lockfilePath), locked.artifact.path);
-      const bytes = readFileSync(path);
+      const bytes = readRegularFileSync(path);
       if (sha256(bytes) !== locked.artifact.digest) return undefined;
       if (next.sources[name]?.artifact.digest === locked.artifact.digest) same.add(name);
       else artifacts.push(readAnyArtifact(bytes, path));

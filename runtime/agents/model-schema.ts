@@ -1,8 +1,8 @@
 /**
  * The model-facing view of a locked capability (docs/agents/README.md, "What the model sees"): the
  * endpoint's locked input schema made self-contained (its shared definitions as `$defs`), with every
- * remote description quoted as untrusted data, remote-only annotations (titles, examples, comments,
- * `x-` extensions) left out, and — for frameworks that evaluate schemas themselves with a
+ * remote description quoted as untrusted data, only validation keywords kept (annotations such as
+ * titles, defaults and examples, `x-` extensions and unknown keywords left out), and — for frameworks that evaluate schemas themselves with a
  * backtracking regex engine — `pattern` / `patternProperties` removed. What the model sees is never
  * stricter than the locked schema; SchemaRouter's own validation (linear-time patterns) still runs at
  * the boundary on every call.
@@ -46,8 +46,39 @@ const SCHEMA_MAP_KEYWORDS = new Set([
   "definitions",
   "dependentSchemas",
 ]);
-/** Remote annotations the model does not need (and that would be unquoted remote text). */
-const DROPPED = new Set(["title", "examples", "example", "$comment", "$id", "$schema", "$anchor"]);
+/**
+ * Every other keyword the model may see: assertions that constrain a value (JSON Schema 2020-12
+ * Validation §6) and references into `$defs`. Anything else — annotations (`title`, `default`,
+ * `examples`, `deprecated`, `$comment`, …), content keywords, `x-` extensions and keywords no
+ * vocabulary defines — is remote text the model does not need and is left out; leaving out an
+ * annotation or an unknown keyword never makes the view stricter than the locked schema.
+ */
+const KEPT = new Set([
+  "type",
+  "enum",
+  "const",
+  "required",
+  "$ref",
+  "multipleOf",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minContains",
+  "maxContains",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "additionalItems",
+]);
+/** A `format` the model sees: a short format name (RFC 3339 `date-time`, `uuid`, …), never free text. */
+const FORMAT_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 
 /** Quotes remote text as data: a JSON string literal behind a fixed label, bounded in length. */
 export function quoteUntrusted(text: string, max = MAX_DESCRIPTION): string {
@@ -75,7 +106,14 @@ function transform(node: JsonValue, options: ModelSchemaOptions, root = false): 
   const record = node as Record<string, JsonValue>;
   const strippedPatternProperties = options.stripPatterns === true && "patternProperties" in record;
   for (const [key, value] of Object.entries(record)) {
-    if (DROPPED.has(key) || key.startsWith("x-")) continue;
+    const kept =
+      KEPT.has(key) ||
+      SCHEMA_KEYWORDS.has(key) ||
+      SCHEMA_LIST_KEYWORDS.has(key) ||
+      SCHEMA_MAP_KEYWORDS.has(key) ||
+      key === "description" ||
+      (key === "format" && typeof value === "string" && FORMAT_NAME.test(value));
+    if (!kept) continue;
     if (options.stripPatterns === true && (key === "pattern" || key === "patternProperties")) continue;
     // Without its patternProperties, a closed object would refuse keys the locked schema allows.
     if (strippedPatternProperties && (key === "additionalProperties" || key === "unevaluatedProperties"))

@@ -120,7 +120,16 @@ export const ERRORS = {
   LOCK_INVALID: {
     class: "LoadError",
     meaning: "The lockfile is not valid JSON of the expected shape.",
-    details: { path, source: optional(source) },
+    details: {
+      path,
+      source: optional(source),
+      reason: optional(
+        oneOf(
+          ["artifact-path"],
+          "The source pins an artifact path the compiler never writes (absolute, not .json).",
+        ),
+      ),
+    },
   },
   LOCK_VERSION_UNSUPPORTED: {
     class: "LoadError",
@@ -168,7 +177,12 @@ export const ERRORS = {
     meaning: "An artifact is not valid JSON of the expected shape.",
     details: {
       path: optional(path),
-      reason: optional(oneOf(["layout"], "The file is not laid out as the compiler writes artifacts.")),
+      reason: optional(
+        oneOf(
+          ["layout", "not-a-file"],
+          "layout: the file is not laid out as the compiler writes artifacts; not-a-file: the path is a directory, device or pipe.",
+        ),
+      ),
       member: optional(string("The artifact member that is not valid JSON.")),
       tool: optional(tool),
       endpoint: optional(string("The endpoint.")),
@@ -347,6 +361,8 @@ export const ERRORS = {
           [
             "trusted-query",
             "template-query",
+            "trusted-header",
+            "header-name",
             "binding-identity",
             "next-invalid",
             "next-origin",

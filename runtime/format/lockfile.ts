@@ -103,6 +103,22 @@ export function parseLockfile(text: string, where: string): Lockfile {
         path: where,
         source: name,
       });
+    checkArtifactPath((source.artifact as { path: string }).path, name, where);
   }
   return value as unknown as Lockfile;
+}
+
+/**
+ * A pinned artifact path is what the compiler writes: relative to the lockfile's directory, `/`
+ * separators, ending in `.json`. A lockfile is a committed file like any other; one naming an
+ * absolute path (`/dev/zero`, another project's files) is refused before anything is read.
+ */
+function checkArtifactPath(given: string, name: string, where: string): void {
+  if (given.startsWith("/") || /^[A-Za-z]:/.test(given) || /[\\\0]/.test(given) || !given.endsWith(".json")) {
+    throw new LoadError(
+      "LOCK_INVALID",
+      `${where}: source "${name}" pins artifact ${JSON.stringify(given.slice(0, 200))}, which is not a relative .json path as \`schemarouter compile\` writes it; restore the lockfile from git or re-run \`schemarouter compile\`.`,
+      { path: where, source: name, reason: "artifact-path" },
+    );
+  }
 }

@@ -16,6 +16,7 @@ import { type ArtifactLayout, readArtifactLayout } from "../format/artifact-layo
 import { artifactDefinitions } from "../format/artifact-read.js";
 import { type DefinitionSet, sha256 } from "../format/fingerprint.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
+import { readRegularFile } from "../format/regular-file.js";
 import { deepFreeze } from "../model/freeze.js";
 import { lockMismatch, registerLockedTool } from "./locked-tool.js";
 import { type RegisteredTool, Registry } from "./registry.js";
@@ -92,8 +93,9 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
 async function readVerifiedLayout(name: string, locked: LockedSource, path: string): Promise<ArtifactLayout> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readRegularFile(path);
   } catch (error) {
+    if (error instanceof LoadError) throw error;
     throw new LoadError(
       "ARTIFACT_NOT_FOUND",
       `Source "${name}": artifact ${locked.artifact.path} is missing. Re-run \`schemarouter compile\`.`,

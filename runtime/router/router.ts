@@ -414,6 +414,10 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       source: registered.source,
       connect: mcpClientFactory(config.mcp),
       expected: registered.remoteDigests,
+      // What the server was trusted with; its error text never repeats them (docs/trust-model.md §7).
+      secrets: Object.values(
+        config.mcp.stdio !== undefined ? (config.mcp.stdio.env ?? {}) : (config.mcp.headers ?? {}),
+      ),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       ...(config.relistBefore !== undefined ? { relistBefore: config.relistBefore } : {}),
     });

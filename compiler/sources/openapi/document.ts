@@ -2,9 +2,8 @@
  * Loads an OpenAPI document (OpenAPI 3.0.x / 3.1.x, JSON or YAML) from a file or a URL, bounded.
  * Spec: OpenAPI Specification 3.1.0 §4.3 (OpenAPI Object), §4.8.1 ("openapi" field).
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isUrl, sanitizeLocation, sha256 } from "schemarouter/internal";
+import { isSchemaRouterError, isUrl, readRegularFile, sanitizeLocation, sha256 } from "schemarouter/internal";
 import { parse as parseYaml } from "yaml";
 import type { EnvRef } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
@@ -40,12 +39,15 @@ export async function loadOpenApiDocument(
   } else {
     base = resolve(context.cwd, location);
     try {
-      bytes = await readFile(base);
+      // Only a regular file: a committed symlink to a device or a pipe must not make compile wait or
+      // read without end (docs/sources/openapi.md).
+      bytes = await readRegularFile(base);
     } catch (error) {
+      const code = isSchemaRouterError(error) ? "not a regular file" : (error as NodeJS.ErrnoException).code;
       throw new SourceError(
         source,
         "SOURCE_FETCH_FAILED",
-        `cannot read ${location} (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+        `cannot read ${location} (${code ?? "error"}).`,
         {},
         { cause: error },
       );

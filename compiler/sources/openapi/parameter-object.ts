@@ -6,7 +6,7 @@
  */
 
 import type { CompatibilityIssue, HttpRequestBody, JsonSchema, ParameterSpec } from "schemarouter/internal";
-import { encodePointerToken, isSensitiveHeader } from "schemarouter/internal";
+import { encodePointerToken, isHeaderName, isSensitiveHeader } from "schemarouter/internal";
 import { inputSchemaOf } from "../input-schema.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, credentialParameterIssue, credentialSchemeOf } from "./security-scheme-object.js";
@@ -66,6 +66,17 @@ export function buildInput(
         construct: "cookie-param",
         level: "unsupported",
         message: `cookie parameter "${wire}" is not supported${required ? "; the operation is left out" : " and is not offered"}.`,
+      };
+      if (required) throw new UnsupportedConstruct(issue);
+      report(issue);
+      continue;
+    }
+    if (location === "header" && !isHeaderName(wire)) {
+      const issue: CompatibilityIssue = {
+        pointer: where,
+        construct: "header-name",
+        level: "unsupported",
+        message: `header parameter ${JSON.stringify(wire.slice(0, 80))} is not an RFC 9110 field name${required ? "; the operation is left out" : " and is not offered"}.`,
       };
       if (required) throw new UnsupportedConstruct(issue);
       report(issue);

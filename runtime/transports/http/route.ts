@@ -152,7 +152,10 @@ function parsedPath(
   // configuration injects, nor one a declared parameter sends (servers that read the first value would
   // take the document's). docs/trust-model.md §7.
   for (const key of new Set(url.searchParams.keys())) {
-    if (trustedQuery.has(key) || query.some((parameter) => (parameter.wireName ?? parameter.name) === key)) {
+    if (
+      isTrustedKey(trustedQuery, key) ||
+      query.some((parameter) => (parameter.wireName ?? parameter.name).toLowerCase() === key.toLowerCase())
+    ) {
       throw new CallRefusedError(
         "TRANSPORT_REFUSED",
         `${route}: the endpoint's path template sets query key "${key}", which only trusted runtime configuration or the declared parameter may set; recompile the source (schemarouter compile skips such templates).`,
@@ -177,7 +180,7 @@ function queryOf(
     const value = args[parameter.name];
     if (value === undefined) continue;
     const name = parameter.wireName ?? parameter.name;
-    if (trustedQuery.has(name)) {
+    if (isTrustedKey(trustedQuery, name)) {
       throw new CallRefusedError(
         "TRANSPORT_REFUSED",
         `${route}: query parameter "${name}" can only come from trusted runtime configuration (binding query).`,
@@ -193,6 +196,19 @@ function queryOf(
     params.append(name, value);
   }
   return params;
+}
+
+/**
+ * A key trusted configuration sets, compared without case: servers that read query keys
+ * case-insensitively (ASP.NET, many gateways) would otherwise take `API_KEY=…` from a model for the
+ * trusted `api_key` (docs/trust-model.md §7).
+ */
+function isTrustedKey(trustedQuery: ReadonlyMap<string, string>, name: string): boolean {
+  if (trustedQuery.size === 0) return false;
+  if (trustedQuery.has(name)) return true;
+  const lower = name.toLowerCase();
+  for (const key of trustedQuery.keys()) if (key.toLowerCase() === lower) return true;
+  return false;
 }
 
 function scalar(value: unknown): string {

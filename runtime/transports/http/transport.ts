@@ -13,7 +13,7 @@ import type { EndpointSpec } from "../../model/specs.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
 import { encodeFormBody } from "./form-body.js";
-import { isSensitiveHeader } from "./headers.js";
+import { isHeaderName, isSensitiveHeader } from "./headers.js";
 import { checkPlaintextCredentials } from "./plaintext.js";
 import { redactSecrets, secretsOf } from "./redact-secrets.js";
 import { type BaseUrl, requestPath } from "./route.js";
@@ -101,11 +101,19 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       for (const parameter of endpoint.parameters) {
         if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
         const name = (parameter.wireName ?? parameter.name).toLowerCase();
+        if (!isHeaderName(name)) {
+          // A contract that is not what the compiler writes (the compiler leaves such parameters out).
+          throw new CallRefusedError(
+            "TRANSPORT_REFUSED",
+            `${route}: parameter "${parameter.name}" names a header that is not an RFC 9110 token; re-run \`schemarouter compile\`.`,
+            { route, argument: parameter.name, reason: "header-name" },
+          );
+        }
         if (isSensitiveHeader(name) || Object.hasOwn(trusted, name) || name === "__proto__") {
           throw new CallRefusedError(
             "TRANSPORT_REFUSED",
             `${route}: header "${name}" can only come from trusted runtime configuration.`,
-            { route, header: name },
+            { route, header: name, reason: "trusted-header" },
           );
         }
         const value = String(args[parameter.name]);

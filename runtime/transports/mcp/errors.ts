@@ -4,6 +4,7 @@
  * closed connections, crashed processes and failed (re)listings become INVOCATION_UNAVAILABLE.
  */
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
+import { redactSecrets } from "../http/redact-secrets.js";
 
 export type SdkTypes = typeof import("@modelcontextprotocol/sdk/types.js");
 
@@ -14,10 +15,12 @@ export interface McpErrorContext {
   /** `connect`: connecting or (re)listing tools; `call`: the tools/call request. */
   readonly phase: "connect" | "call";
   readonly timeoutMs: number;
+  /** Trusted credential values replaced in any remote error text (see redact-secrets.ts). */
+  readonly secrets?: readonly string[];
 }
 
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+function messageOf(error: unknown, secrets: readonly string[] = []): string {
+  const text = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
@@ -55,7 +58,7 @@ export function toInvocationError(error: unknown, context: McpErrorContext, sdk?
     if (context.phase === "call") {
       return new InvocationError(
         "TOOL_ERROR",
-        `The MCP server of source "${source}" rejected the call of "${tool}": ${messageOf(error)}`,
+        `The MCP server of source "${source}" rejected the call of "${tool}": ${messageOf(error, context.secrets)}`,
         { source, tool, mcpCode: error.code },
         { cause: error, retryable: false },
       );
@@ -71,7 +74,7 @@ export function toInvocationError(error: unknown, context: McpErrorContext, sdk?
   }
   const action = context.phase === "connect" ? "connecting to (or listing the tools of)" : "calling";
   return new InvocationUnavailableError(
-    `Failed ${action} the MCP server of source "${source}" for "${tool}": ${messageOf(error)}`,
+    `Failed ${action} the MCP server of source "${source}" for "${tool}": ${messageOf(error, context.secrets)}`,
     { source, tool, reason: "connection" },
     { cause: error },
   );

@@ -11,6 +11,7 @@ import type { InvocationContext, Invoker } from "../../boundary/invoker.js";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
 import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 import type { JsonSchema } from "../../model/specs.js";
+import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
 import type { McpClientFactory } from "./client.js";
 import { assertNotDrifted, computeDrift, type LiveDigests, liveDigests, type McpDriftKind } from "./drift.js";
 import { type SdkTypes, toInvocationError } from "./errors.js";
@@ -57,6 +58,12 @@ export interface McpInvokerOptions {
    * (docs/sources/mcp.md, "Drift at run time").
    */
   readonly relistBefore?: McpRelistPolicy;
+  /**
+   * Trusted credential values the server was given (header values, stdio environment values): a
+   * server's error text that repeats one has it replaced before it reaches messages and details
+   * (docs/trust-model.md §7). The router fills this from the binding.
+   */
+  readonly secrets?: readonly string[];
 }
 
 export type McpRelistPolicy = "non-read" | "every-call";
@@ -102,8 +109,11 @@ class McpInvoker implements Invoker {
   private closed = false;
   private readonly timeoutMs: number;
 
+  private readonly secrets: readonly string[];
+
   constructor(private readonly options: McpInvokerOptions) {
     this.timeoutMs = options.timeoutMs ?? MCP_DEFAULT_REQUEST_TIMEOUT_MS;
+    this.secrets = secretsOf(options.secrets);
   }
 
   async invoke(context: InvocationContext): Promise<unknown> {
@@ -128,7 +138,14 @@ class McpInvoker implements Invoker {
         this.scheduleRefresh(session);
       await this.settled(session, signal);
     } catch (error) {
-      throw toInvocationError(error, { source, tool, signal, phase: "connect", timeoutMs: this.timeoutMs });
+      throw toInvocationError(error, {
+        source,
+        tool,
+        signal,
+        phase: "connect",
+        timeoutMs: this.timeoutMs,
+        secrets: this.secrets,
+      });
     }
     assertNotDrifted(source, tool, this.options.expected, session.live);
     let result: CallToolResult;
@@ -141,7 +158,7 @@ class McpInvoker implements Invoker {
     } catch (error) {
       const mapped = toInvocationError(
         error,
-        { source, tool, signal, phase: "call", timeoutMs: this.timeoutMs },
+        { source, tool, signal, phase: "call", timeoutMs: this.timeoutMs, secrets: this.secrets },
         session.sdk,
       );
       if (mapped.details.reason === "connection") this.drop(session);
@@ -149,10 +166,10 @@ class McpInvoker implements Invoker {
     }
     if (result.isError === true) {
       const text = Array.isArray(result.content)
-        ? result.content
-            .flatMap((block) => (block.type === "text" ? [block.text] : []))
-            .join("\n")
-            .slice(0, 2000)
+        ? redactSecrets(
+            result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"),
+            this.secrets,
+          ).slice(0, 2000)
         : "";
       throw new InvocationError(
         "TOOL_ERROR",

@@ -51,6 +51,7 @@ const CLASSES: Readonly<Record<string, object>> = {
   PlanningError,
   StateError,
   TraceError,
+  StateError,
   ConfigError,
   SourceError,
   CompileError,
