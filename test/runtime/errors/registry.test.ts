@@ -51,7 +51,6 @@ const CLASSES: Readonly<Record<string, object>> = {
   PlanningError,
   StateError,
   TraceError,
-  StateError,
   ConfigError,
   SourceError,
   CompileError,
