@@ -24,6 +24,7 @@ export * from "./model/derive-fields.js";
 export * from "./model/freeze.js";
 export * from "./model/json-pointer.js";
 export * from "./model/specs.js";
+export * from "./serve/defaults.js";
 export * from "./transports/http/headers.js";
 export * from "./transports/local/transport.js";
 export * from "./transports/mcp/client.js";

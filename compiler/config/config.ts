@@ -10,6 +10,7 @@ import type { JsonSchema } from "schemarouter/internal";
 import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
 import { ConfigError } from "../errors/errors.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import type { ServeConfig } from "./serve.js";
 
 export const CONFIG_FILE = "schemarouter.config.json";
 export const DEFAULTS = {
@@ -101,6 +102,8 @@ export interface ConfigFile {
   readonly runtimeImport?: string;
   readonly allowInsecureHttp?: boolean;
   readonly sources: Readonly<Record<string, SourceConfig>>;
+  /** `schemarouter serve` (docs/serve.md). */
+  readonly serve?: ServeConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */

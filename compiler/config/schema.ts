@@ -5,6 +5,7 @@
 
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
   type: "object",
@@ -122,6 +123,7 @@ export const CONFIG_SCHEMA = {
       default: false,
       description: "Allow plain http:// sources on non-loopback hosts.",
     },
+    serve: serveConfigSchema,
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },

@@ -31,6 +31,8 @@ export interface CatalogOptions {
   readonly expose?: readonly string[];
   /** Explicit tool names by route. */
   readonly names?: Readonly<Record<string, string>>;
+  /** The fields a route returns, fixed (default: every declared field). */
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
   /** Tool name profile (default `mcp`). */
   readonly profile?: NameProfile | NameProfileId;
   /** List only a retrieved top-k (default: list every exposed capability). */
@@ -71,10 +73,27 @@ export class Catalog {
         if (rules.some((rule) => rule.matches(subject))) routes.push(`${registered.tool.name}.${endpoint}`);
       }
     }
+    const unbound = [...new Set(routes.map((route) => route.slice(0, route.indexOf("."))))].filter(
+      (tool) => !router.isReady(tool),
+    );
+    if (unbound.length > 0) {
+      throw invalid(
+        "expose",
+        `${unbound.join(", ")} ${unbound.length === 1 ? "has" : "have"} exposed capabilities but no ready binding: bind ${unbound.length === 1 ? "it" : "them"} (bindings) or narrow expose.`,
+      );
+    }
     const names = Object.fromEntries(
       Object.entries(options.names ?? {}).filter(([route]) => routes.includes(route)),
     );
-    const set = AgentToolSet.build(router, { select: routes, names, profile: options.profile ?? "mcp" }, [
+    const fields = options.fields ?? {};
+    for (const route of Object.keys(fields)) {
+      if (!routes.includes(route))
+        throw invalid("fields", `${JSON.stringify(route)} is not an exposed capability.`);
+    }
+    const select = routes.map((route) =>
+      Object.hasOwn(fields, route) ? { route, fields: fields[route]! } : route,
+    );
+    const set = AgentToolSet.build(router, { select, names, profile: options.profile ?? "mcp" }, [
       SEARCH_TOOL_NAME,
     ]);
     const tools = new Map<string, ServedTool>();
