@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -57,7 +58,7 @@ describe("schemarouter serve --stdio", () => {
       env: served.env,
       stderr: "pipe",
     });
-    transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    (transport.stderr as Readable | null)?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     client = new Client({ name: "serve-stdio-test", version: "1.0.0" });

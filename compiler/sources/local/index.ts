@@ -16,17 +16,20 @@ import {
 import type { LocalSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
+import { hoistDefinitions } from "./definitions.js";
 
 export const localAdapter: SourceAdapter<LocalSourceConfig> = {
   kind: "local",
   async resolve(name: string, config: LocalSourceConfig, context: SourceContext): Promise<SourceResult> {
     const { path, definition } = await loadLocalDefinition(name, config, context.cwd);
     const tool = localToolSpec(definition);
+    const shared = hoistDefinitions(name, tool);
     return {
-      tools: [tool],
-      defs: {},
+      tools: [shared.tool],
+      defs: shared.defs,
       compatibility: [],
-      // The digest of the definition before overlays: what the runtime re-derives from the live module.
+      // The digest of the definition as written (before overlays and before its $defs are shared):
+      // what the runtime re-derives from the live module.
       documentDigest: digestJson(tool),
       location: relative(context.cwd, path).split("\\").join("/"),
     };
