@@ -38,6 +38,7 @@ export async function runServe(configPath: string, io: CliIo, flags: ServeFlags)
     const server = await createMcpServer(router, {
       ...setup.server,
       reload: setup.load,
+      ownsRouter: true,
       watch: flags.watch !== false && config.file.serve?.watch !== false,
       log,
     });

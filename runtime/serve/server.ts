@@ -37,6 +37,8 @@ export interface McpServerOptions extends CatalogOptions {
   readonly maxQueuedCalls?: number;
   /** Loads the successor router when the lock changes (e.g. `SchemaRouter.load({ …, verify: "full" })`). */
   readonly reload?: () => Promise<SchemaRouter>;
+  /** The server closes `router` when a reload replaces it, and on close() (default false: it stays yours). */
+  readonly ownsRouter?: boolean;
   /** Watch the lockfile and artifacts and reload on change (default: true when `reload` is given). */
   readonly watch?: boolean;
   /** Where operational lines go (default: stderr, never stdout: stdio carries the protocol). */
@@ -193,6 +195,7 @@ export async function createMcpServer(
     },
     new Limiter(limit, queued),
   );
+  if (options.ownsRouter === true) state.own(router);
   return new SchemaRouterMcpServer(state, sdk, options);
 }
 

@@ -42,6 +42,11 @@ export class ServeState {
     this.#catalog = initial;
   }
 
+  /** Makes the server responsible for closing `router`. */
+  own(router: SchemaRouter): void {
+    this.#owned.add(router);
+  }
+
   get catalog(): Catalog {
     return this.#catalog;
   }

@@ -101,6 +101,7 @@ describe("package", () => {
       "./traces",
       "./transports",
       "./agents",
+      "./serve",
       "./internal",
       "./package.json",
     ]);
