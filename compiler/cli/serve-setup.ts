@@ -27,6 +27,16 @@ export interface ServeSetup {
 
 export async function serveSetup(config: ResolvedConfig, env: Env): Promise<ServeSetup> {
   const serve = config.file.serve ?? {};
+  for (const name of Object.keys(serve.bindings ?? {})) {
+    const kind = Object.hasOwn(config.sources, name) ? config.sources[name]!.kind : undefined;
+    if (kind === undefined) throw invalid(config, `serve.bindings.${name}: there is no source "${name}".`);
+    if (kind !== "openapi" && kind !== "optimade") {
+      throw invalid(
+        config,
+        `serve.bindings.${name}: only openapi and optimade sources take a binding here (${kind} sources are bound from their source config).`,
+      );
+    }
+  }
   const policy = policyOf(config, serve);
   const approve = serve.approvals !== undefined ? await approvalOf(config, serve.approvals) : undefined;
   const traces = serve.traces;
@@ -70,15 +80,6 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
         };
       } else {
         local[name] = (await loadLocalDefinition(name, source, config.dir)).definition;
-      }
-    }
-    for (const name of Object.keys(serve.bindings ?? {})) {
-      const kind = config.sources[name]?.kind;
-      if (kind !== "openapi" && kind !== "optimade") {
-        throw invalid(
-          config,
-          `serve.bindings.${name}: only openapi and optimade sources take a binding here (mcp and local sources are bound from their source config).`,
-        );
       }
     }
     return SchemaRouter.load({

@@ -52,6 +52,7 @@ interface Entry {
   readonly transport: StreamableHTTPServerTransport;
   readonly session: ServeSession;
   lastSeen: number;
+  /** POST requests in progress (a call that takes long is not idle). */
   active: number;
 }
 
@@ -90,11 +91,14 @@ export async function listenHttp(
       const entry = entries.get(id);
       if (entry === undefined) return reply(response, 404, "Session not found", {}, -32001);
       entry.lastSeen = Date.now();
-      entry.active++;
+      // Only requests count as activity: a client's open GET stream alone does not keep a session.
+      const counted = request.method === "POST";
+      if (counted) entry.active++;
       try {
         await entry.transport.handleRequest(request, response, body?.value);
       } finally {
-        entry.active--;
+        if (counted) entry.active--;
+        entry.lastSeen = Date.now();
       }
       return;
     }

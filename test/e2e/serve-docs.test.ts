@@ -68,16 +68,17 @@ function shellCommands(): ShellCommand[] {
         const [name, value] = words.shift()!.split("=") as [string, string];
         local[name] = value;
       }
-      if (words[0] === "npx" && words[1] === "@modelcontextprotocol/inspector") {
-        words.splice(0, 2);
+      let argv: string[] = words;
+      if (argv[0] === "npx" && argv[1] === "@modelcontextprotocol/inspector") {
+        argv = argv.slice(2);
         // The Inspector passes `-e NAME=value` to the server it starts.
-        while (words[0] === "-e") {
-          const [name, value] = words[1]!.split("=") as [string, string];
+        while (argv[0] === "-e") {
+          const [name, value] = argv[1]!.split("=") as [string, string];
           local[name] = value;
-          words.splice(0, 2);
+          argv = argv.slice(2);
         }
       }
-      out.push({ cwd, env: local, argv: words });
+      out.push({ cwd, env: local, argv });
     }
   }
   return out;

@@ -26,7 +26,7 @@ const CALLS = 100;
 const LANES = 4;
 const BUDGET = 75;
 
-export const ECHO_DOCUMENT = {
+const ECHO_DOCUMENT = {
   openapi: "3.1.0",
   info: { title: "Echo", version: "1.0.0" },
   paths: {
