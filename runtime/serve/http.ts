@@ -79,6 +79,8 @@ export async function listenHttp(
     );
   }
   const entries = new Map<string, Entry>();
+  /** Sessions whose initialize is being handled (counted against maxSessions too). */
+  let opening = 0;
   let guard: HttpGuard | undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -105,7 +107,9 @@ export async function listenHttp(
     if (request.method !== "POST" || body === undefined || !isInitializeRequest(body.value)) {
       return reply(response, 400, "Bad Request: no valid session ID (send initialize first)");
     }
-    if (entries.size >= maxSessions) return reply(response, 503, "Too many open sessions; try again later");
+    if (entries.size + opening >= maxSessions)
+      return reply(response, 503, "Too many open sessions; try again later");
+    opening++;
     const session = served.session("http");
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -120,8 +124,14 @@ export async function listenHttp(
     transport.onclose = () => {
       entries.delete(session.id);
     };
-    await session.server.connect(transport);
-    await transport.handleRequest(request, response, body.value);
+    try {
+      await session.server.connect(transport);
+      await transport.handleRequest(request, response, body.value);
+    } finally {
+      opening--;
+      // An initialize the transport refused made no session: nothing may stay behind.
+      if (transport.sessionId === undefined) await transport.close();
+    }
   };
 
   const server = createServer((request, response) => {
