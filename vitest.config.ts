@@ -14,7 +14,7 @@ export default defineConfig({
       { find: /^schemarouter$/, replacement: runtime("index.ts") },
       { find: /^schemarouter\/internal$/, replacement: runtime("internal.ts") },
       {
-        find: /^schemarouter\/(agents|bindings|format|postgres|traces|transports)$/,
+        find: /^schemarouter\/(agents|bindings|format|postgres|serve|traces|transports)$/,
         replacement: runtime("$1/index.ts"),
       },
     ],

@@ -5,7 +5,7 @@
  * Benchmark 6 (retrieval and planning at scale, index-vs-exhaustive parity) is bench/routing.mjs's
  * latency part, run here and printed after the table.
  *
- *   node bench/run.mjs [--runs=5] [--only=compile,noop,typecheck,cold,call,retrieval]
+ *   node bench/run.mjs [--runs=5] [--only=compile,noop,typecheck,cold,call,retrieval,serve]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,9 +14,10 @@ import { benchColdStart } from "./cold-start.mjs";
 import { benchFullCompile, benchNoopCompile } from "./compile.mjs";
 import { PACKAGE, REPO, versionOf } from "./lib/paths.mjs";
 import { environment, fmt, spread, table } from "./lib/stats.mjs";
+import { benchServe } from "./serve.mjs";
 import { benchTypecheck } from "./typecheck.mjs";
 
-const ALL = ["compile", "noop", "typecheck", "cold", "call", "retrieval"];
+const ALL = ["compile", "noop", "typecheck", "cold", "call", "retrieval", "serve"];
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const [key, value] = arg.replace(/^--/, "").split("=");
@@ -32,7 +33,13 @@ const verdict = (ok) => (ok ? "yes" : "**no**");
 const x = (value) => `${fmt(value)}×`;
 const rows = [["Benchmark", "schemarouter", "peer", "ratio / result", "target", "met"]];
 const results = { environment: environment(), runs, package: PACKAGE, peers: {} };
-for (const pkg of ["openapi-typescript", "openapi-fetch", "typescript", "undici"])
+for (const pkg of [
+  "openapi-typescript",
+  "openapi-fetch",
+  "typescript",
+  "undici",
+  "@modelcontextprotocol/sdk",
+])
   results.peers[pkg] = versionOf(pkg);
 
 async function step(name, run) {
@@ -53,6 +60,7 @@ await step("retrieval", async () => {
   const rows = await runRoutingBench({ only: "latency", log: (line) => process.stderr.write(`  ${line}\n`) });
   return { rows, text: formatRoutingBench(rows) };
 });
+await step("serve", () => benchServe({ runs }));
 
 if (results.compile) {
   const { ours, peer, wallRatio, rssRatio } = results.compile;
@@ -229,6 +237,29 @@ if (results.retrieval) {
       "exact parity",
       verdict(row.parityMismatches === 0),
     ]);
+  }
+}
+if (results.serve) {
+  for (const c of ["c1", "c32"]) {
+    const r = results.serve[c];
+    rows.push(
+      [
+        `7. calls/s through serve (Streamable HTTP), concurrency ${c.slice(1)}`,
+        spread(r.served),
+        `${spread(r.inProcess)} (router.invoke() in-process)`,
+        x(r.ratio),
+        "(info)",
+        "",
+      ],
+      [
+        `7. calls/s through serve vs a bare MCP SDK server, concurrency ${c.slice(1)}`,
+        spread(r.served),
+        `${spread(r.bare)} (bare SDK, constant)`,
+        x(r.ofBare),
+        "(info)",
+        "",
+      ],
+    );
   }
 }
 

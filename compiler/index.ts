@@ -52,6 +52,7 @@ export {
   type SourceConfig,
 } from "./config/config.js";
 export { CONFIG_SCHEMA } from "./config/schema.js";
+export type { ServeConfig } from "./config/serve.js";
 export { COMPILER_VERSION } from "./emit/version.js";
 export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors/errors.js";
 export { applyOverlays } from "./overlays/overlays.js";

@@ -32,6 +32,7 @@ export {
   postgresSchemaStatus,
   type SchemaStatus,
 } from "./postgres/migrate.js";
+export * from "./serve/defaults.js";
 export * from "./transports/http/headers.js";
 export * from "./transports/http/redact-secrets.js";
 export * from "./transports/local/transport.js";

@@ -1,6 +1,7 @@
 /**
- * The `schemarouter` command line: init, add, compile, inspect (and check/diff for drift review), and
- * db migrate/status for the PostgreSQL runtime state.
+ * The `schemarouter` command line: init, add, compile, inspect, check/diff for drift review, db
+ * migrate/status for the PostgreSQL runtime state, and serve (the locked capabilities as an MCP server,
+ * docs/serve.md).
  * `main` returns the exit code instead of exiting, so tests run the real program in-process.
  */
 import { existsSync } from "node:fs";
@@ -31,6 +32,8 @@ export interface CliIo {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly isTTY?: boolean;
+  /** Stops a long-running command (`serve`) when aborted; signals stop it too. */
+  readonly signal?: AbortSignal;
 }
 
 export const processIo = (): CliIo => ({
@@ -273,6 +276,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         exitCode = output.exitCode;
       });
   }
+
+  program
+    .command("serve")
+    .description("serve the locked capabilities as an MCP server: stdio (default) or Streamable HTTP")
+    .option("--stdio", "one session over stdin/stdout (what Claude Desktop and Cursor start)")
+    .option("--http [host:port]", "Streamable HTTP (default from serve.http, 127.0.0.1:8931)")
+    .option("--no-watch", "do not reload when the lockfile or an artifact changes")
+    .action(async (options: { stdio?: boolean; http?: string | boolean; watch?: boolean }) => {
+      if (options.stdio === true && options.http !== undefined)
+        throw new CommanderError(2, "usage", "give --stdio or --http, not both");
+      const { runServe } = await import("./serve.js");
+      exitCode = await runServe(configPath(), io, options);
+    });
 
   const json = argv.includes("--json");
   try {

@@ -12,6 +12,7 @@ import { ConfigError } from "../errors/errors.js";
 import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import type { ServeConfig } from "./serve.js";
 
 export const CONFIG_FILE = "schemarouter.config.json";
 export const DEFAULTS = {
@@ -107,6 +108,8 @@ export interface ConfigFile {
   readonly runtimeImport?: string;
   readonly allowInsecureHttp?: boolean;
   readonly sources: Readonly<Record<string, SourceConfig>>;
+  /** `schemarouter serve` (docs/serve.md). */
+  readonly serve?: ServeConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */

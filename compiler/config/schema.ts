@@ -6,6 +6,7 @@
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
   type: "object",
@@ -125,6 +126,7 @@ export const CONFIG_SCHEMA = {
       default: false,
       description: "Allow plain http:// sources on non-loopback hosts.",
     },
+    serve: serveConfigSchema,
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },

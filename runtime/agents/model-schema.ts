@@ -95,6 +95,14 @@ export function modelInputSchema(effective: JsonSchema, options: ModelSchemaOpti
   return { schema: deepFreezeJson(schema), strictCompatible: isStrictSubset(schema) };
 }
 
+/**
+ * The model-facing view of any other locked schema (e.g. an output schema): the same quoting of
+ * descriptions and the same dropped annotations, with no change at the root.
+ */
+export function modelSchemaNode(schema: JsonSchema): JsonValue {
+  return typeof schema === "boolean" ? schema : deepFreezeJson(transform(schema, {}, true));
+}
+
 /** A mutable copy of a model schema, for frameworks that change the schema objects they are given. */
 export function schemaCopy(schema: Readonly<Record<string, JsonValue>>): Record<string, unknown> {
   return structuredClone(schema) as Record<string, unknown>;

@@ -84,6 +84,7 @@ const ADVICE: Readonly<Record<string, Advice>> = {
   HTTP_STATUS: UNAVAILABLE,
   TOOL_ERROR: UNAVAILABLE,
   RUN_ABORTED: { retryable: false, next: "The run was stopped; make no further tool calls." },
+  SERVE_BUSY: { retryable: true, next: "The server is busy; it may work if tried again shortly." },
 };
 
 const DEFAULT_ADVICE: Advice = { retryable: false, next: "Retrying will not help; tell the user." };

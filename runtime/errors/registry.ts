@@ -776,6 +776,21 @@ export const ERRORS = {
       route: optional(string("The capability (`tool.endpoint`) at fault.")),
     },
   },
+  // The MCP server facade (docs/serve.md)
+  SERVE_OPTIONS_INVALID: {
+    class: "SchemaRouterError",
+    meaning:
+      "An option of the MCP server (exposure glob, listing, names, budget, HTTP host, token, limits) is invalid.",
+    details: { option: string("The server option at fault.") },
+  },
+  SERVE_BUSY: {
+    class: "SchemaRouterError",
+    meaning: "The MCP server is at its concurrency limit and its wait queue is full; the call did not run.",
+    details: {
+      limit: number("Calls that run at once (maxConcurrentCalls)."),
+      queued: number("Calls that may wait for a slot (maxQueuedCalls)."),
+    },
+  },
   // Governed execution (runs, budgets, retries, fallback, availability, hooks)
   POLICY_INVALID: {
     class: "SchemaRouterError",

@@ -114,6 +114,7 @@ describe("documentation", () => {
       "runtime/bindings.md",
       "drift-review.md",
       "trust-model.md",
+      "serve.md",
       "reference/cli.md",
       "reference/config.md",
       "reference/formats.md",

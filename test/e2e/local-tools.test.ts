@@ -2,12 +2,13 @@
  * Local TypeScript tools as a source kind: compile a .ts module → lock → bind the same definition at
  * run time; a definition that changed since compile is refused.
  */
-import { copyFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../compiler/compile/compile.js";
+import { ExecutionPolicy } from "../../runtime/boundary/policy.js";
 import { SchemaRouter } from "../../runtime/router/router.js";
-import { defineLocalTool } from "../../runtime/transports/local/transport.js";
+import { defineLocalTool, type LocalToolDefinition } from "../../runtime/transports/local/transport.js";
 import weather from "../fixtures/local/weather.js";
 import { REPO_ROOT, tempProject } from "../helpers/project.js";
 
@@ -69,6 +70,68 @@ describe("local tools", () => {
     await expect(SchemaRouter.load({ root: p.dir, local: { weather: changed } })).rejects.toMatchObject({
       code: "LOCK_MISMATCH",
       details: { reason: "local-definition-changed" },
+    });
+  });
+
+  it("shares the root $defs of its schemas, so a $ref to one compiles, pins and validates", async () => {
+    const p = tempProject("local-defs");
+    const address = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    /** A module whose endpoint's input and output both define $defs.address (`output` as given). */
+    const module = (outputAddress: unknown) => {
+      const input = {
+        type: "object",
+        $defs: { address },
+        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+        required: ["name"],
+        additionalProperties: false,
+      };
+      const output = {
+        type: "object",
+        $defs: { address: outputAddress },
+        properties: { address: { $ref: "#/$defs/address" } },
+      };
+      return [
+        "export default {",
+        '  name: "contacts",',
+        `  endpoints: [{ name: "add", effect: "write", input: ${JSON.stringify(input)}, output: ${JSON.stringify(output)},`,
+        "    handler: (args) => ({ address: args.address }) }],",
+        "};",
+        "",
+      ].join("\n");
+    };
+    writeFileSync(join(p.dir, "contacts.mjs"), module(address));
+    p.write({ sources: { contacts: { kind: "local", module: "contacts.mjs" } } });
+    await compile({ config: p.configPath });
+    const definition = ((await import(join(p.dir, "contacts.mjs"))) as { default: LocalToolDefinition })
+      .default;
+    const router = await SchemaRouter.load({
+      root: p.dir,
+      verify: "full",
+      local: { contacts: definition },
+      policy: new ExecutionPolicy({ allowMutations: true }),
+    });
+    const registered = router.registry.get("contacts")!;
+    expect(Object.keys(registered.defs.defs)).toEqual(["address"]);
+    const call = (args: Record<string, unknown>) =>
+      router.call({
+        tool: "contacts",
+        endpoint: "add",
+        arguments: args,
+        endpointFingerprint: registered.endpointFingerprints.get("add")!,
+        toolFingerprint: registered.fingerprint,
+      });
+    await expect(call({ name: "Ada", address: { city: "Seoul" } })).resolves.toMatchObject({
+      data: { address: { city: "Seoul" } },
+    });
+    await expect(call({ name: "Ada", address: { city: 7 } })).rejects.toMatchObject({
+      code: "INPUT_SCHEMA_VIOLATION",
+    });
+    await router.close();
+
+    writeFileSync(join(p.dir, "contacts.mjs"), module({ type: "string" }));
+    await expect(compile({ config: p.configPath })).rejects.toMatchObject({
+      code: "LOCAL_MODULE_INVALID",
+      message: expect.stringContaining("define $defs.address differently"),
     });
   });
 

@@ -103,6 +103,7 @@ describe("package", () => {
       "./traces",
       "./transports",
       "./agents",
+      "./serve",
       "./internal",
       "./package.json",
     ]);
