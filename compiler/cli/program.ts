@@ -247,8 +247,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const config = await loadConfig(configPath());
       if (options.report !== undefined) {
         const report = await inspectReport(config.lockfile, options.report, options.json === true);
-        if (report.exitCode === 0 || options.json === true) io.stdout(report.text);
-        else io.stderr(report.text);
+        io.stdout(report.text);
         exitCode = report.exitCode;
         return;
       }
