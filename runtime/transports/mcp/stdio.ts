@@ -173,8 +173,16 @@ class AllowlistStdioTransport implements Transport {
     const child = this.child;
     if (child === undefined) return;
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    const wait = () =>
-      Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+    // Closing is work someone awaits: the child (and the bounded grace timer) hold the event loop until
+    // it has exited, or a process whose only pending work is this close would end mid-await.
+    this.hold(true);
+    const wait = () => {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      });
+      return Promise.race([closed, grace]).finally(() => clearTimeout(timer));
+    };
     try {
       child.stdin?.end();
     } catch {
