@@ -15,7 +15,11 @@ export function postgresUrl(): string {
   return provided.url;
 }
 
-/** `describe`, skipped with the reason when the embedded server could not start. */
+/**
+ * `describe`, skipped with the reason when the embedded server could not start (a machine where
+ * PostgreSQL cannot run). CI sets SCHEMAROUTER_REQUIRE_POSTGRES=1, which makes that a failure in the
+ * globalSetup instead (test/helpers/postgres-setup.ts), so the skip never hides a CI run.
+ */
 export function describePostgres(name: string, body: () => void): void {
   if ("skipped" in provided) {
     describe.skip(`${name} (SKIPPED: PostgreSQL could not start: ${provided.skipped.split("\n")[0]})`, body);
