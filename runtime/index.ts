@@ -88,6 +88,16 @@ export {
   SharedBudget,
   type SharedBudgetOptions,
 } from "./governed/state/shared-budget.js";
+export {
+  type ArgumentSupplier,
+  type CapabilityContract,
+  type CapabilityEdge,
+  CapabilityGraph,
+  type CycleReport,
+  findCycles,
+  type GraphFormat,
+  renderGraph,
+} from "./graph/index.js";
 export type { VerifyMode } from "./load/load.js";
 export { type RegisteredTool, Registry, registerTool } from "./load/registry.js";
 export type {
@@ -115,6 +125,7 @@ export {
   type DecisionResult,
   type ExecutionPlan,
   type FallbackRoute,
+  type MissingArgument,
   type ModelCallback,
   ModelQueryAnalyzer,
   type PlanExplanation,

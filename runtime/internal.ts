@@ -20,6 +20,7 @@ export * from "./format/lockfile.js";
 export * from "./format/mcp-digest.js";
 export * from "./format/regular-file.js";
 export * from "./format/url.js";
+export * from "./graph/index.js";
 export * from "./load/load.js";
 export * from "./load/registry.js";
 export * from "./model/derive-fields.js";

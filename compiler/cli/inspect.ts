@@ -2,7 +2,7 @@
  * `schemarouter inspect`: the locked capabilities as a table (verified against the lockfile), or one
  * endpoint's full contract; or one source's compatibility report (`--report`).
  */
-import { loadCatalog, nearestNames } from "schemarouter/internal";
+import { CapabilityGraph, loadCatalog, nearestNames } from "schemarouter/internal";
 import { coverageOf, formatReport } from "../compile/coverage.js";
 
 /** `inspect --report <source>`: every compatibility finding of one locked source (exit 2 if unknown). */
@@ -52,7 +52,10 @@ export async function inspectLock(
         : `error [UNKNOWN_ENDPOINT]: ${message}\n`;
       return { text, exitCode: 1 };
     }
-    const text = `${JSON.stringify({ tool: registered.tool.name, toolFingerprint: registered.fingerprint, endpointFingerprint: registered.endpointFingerprints.get(endpoint.name), endpoint }, null, 2)}\n`;
+    // The route's neighbours in the capability graph (docs/runtime/capability-graph.md).
+    const graph = CapabilityGraph.build([...registry.registeredTools()].map((tool) => tool.tool));
+    const neighbours = { incoming: graph.incoming(route), outgoing: graph.outgoing(route) };
+    const text = `${JSON.stringify({ tool: registered.tool.name, toolFingerprint: registered.fingerprint, endpointFingerprint: registered.endpointFingerprints.get(endpoint.name), endpoint, neighbours }, null, 2)}\n`;
     return { text, exitCode: 0 };
   }
   const rows = registry.entries().map((entry) => ({

@@ -24,6 +24,7 @@ import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
 import { addSource, initConfig } from "./init.js";
+import { graphOfLock } from "./graph.js";
 import { inspectLock, inspectReport } from "./inspect.js";
 
 export interface CliIo {
@@ -253,6 +254,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       }
       const output = await inspectLock(config.lockfile, route, options.json === true);
       if (output.exitCode === 0 || options.json === true) io.stdout(output.text);
+      else io.stderr(output.text);
+      exitCode = output.exitCode;
+    });
+
+  program
+    .command("graph")
+    .description("the capability graph of the locked catalog: which fields supply which parameters")
+    .option("--format <format>", "text, mermaid, dot or json", "text")
+    .action(async (options: { format: string }) => {
+      const config = await loadConfig(configPath());
+      const output = await graphOfLock(config.lockfile, options.format);
+      if (output.exitCode === 0) io.stdout(output.text);
       else io.stderr(output.text);
       exitCode = output.exitCode;
     });

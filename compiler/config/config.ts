@@ -56,6 +56,15 @@ export interface EndpointOverlay {
     readonly always?: readonly string[];
     readonly separator?: string;
   };
+  /** Parameter meanings for the capability graph (docs/runtime/capability-graph.md). */
+  readonly parameters?: Readonly<Record<string, ParameterOverlay>>;
+  /** Routes (`tool.endpoint`) that must run before this endpoint; reported, never run. */
+  readonly preconditions?: readonly string[];
+}
+
+export interface ParameterOverlay {
+  readonly semanticId: string;
+  readonly accepts?: readonly string[];
 }
 
 export interface Overlays {

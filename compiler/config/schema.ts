@@ -32,6 +32,26 @@ const endpointOverlay = {
         separator: { type: "string" },
       },
     },
+    parameters: {
+      type: "object",
+      description:
+        "Parameter meanings for the capability graph: an output field with the same semanticId can supply the parameter.",
+      additionalProperties: {
+        type: "object",
+        required: ["semanticId"],
+        additionalProperties: false,
+        properties: {
+          semanticId: { type: "string", minLength: 1 },
+          accepts: { type: "array", items: { type: "string", minLength: 1 } },
+        },
+      },
+    },
+    preconditions: {
+      type: "array",
+      description:
+        "Routes (tool.endpoint) that must have run before this endpoint; reported by the graph, never run.",
+      items: { type: "string", minLength: 3 },
+    },
   },
 } as const;
 

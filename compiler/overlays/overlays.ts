@@ -99,7 +99,44 @@ function applyEndpointOverlay(
       separator: spec.separator ?? ",",
     };
   }
-  return { ...endpoint, fields: declared, ...(serverProjection !== undefined ? { serverProjection } : {}) };
+  const parameters = annotateParameters(endpoint, overlay, fail);
+  const preconditions = [...new Set(overlay.preconditions ?? [])].sort();
+  return {
+    ...endpoint,
+    parameters,
+    fields: declared,
+    ...(serverProjection !== undefined ? { serverProjection } : {}),
+    ...(preconditions.length > 0 ? { preconditions } : {}),
+  };
+}
+
+/**
+ * Parameter meanings for the capability graph (docs/runtime/capability-graph.md): a semantic ID and
+ * accepted IDs per declared parameter. They annotate; they never change a parameter's name, location,
+ * schema or requiredness.
+ */
+function annotateParameters(
+  endpoint: EndpointSpec,
+  overlay: EndpointOverlay,
+  fail: (message: string) => CompileError,
+): EndpointSpec["parameters"] {
+  const wanted = overlay.parameters ?? {};
+  for (const name of Object.keys(wanted)) {
+    if (!endpoint.parameters.some((parameter) => parameter.name === name))
+      throw fail(
+        `parameters.${name}: the endpoint has no parameter "${name}" (parameters: ${endpoint.parameters.map((p) => p.name).join(", ") || "none"}).`,
+      );
+  }
+  return endpoint.parameters.map((parameter) => {
+    const meaning = wanted[parameter.name];
+    if (meaning === undefined) return parameter;
+    const accepts = [...new Set(meaning.accepts ?? [])].filter((id) => id !== meaning.semanticId).sort();
+    return {
+      ...parameter,
+      semanticId: meaning.semanticId,
+      ...(accepts.length > 0 ? { accepts } : {}),
+    };
+  });
 }
 
 function toField(

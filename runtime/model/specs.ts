@@ -32,6 +32,13 @@ export interface ParameterSpec {
   readonly required: boolean;
   readonly schema: JsonSchema;
   readonly description?: string;
+  /**
+   * What the parameter means, from a trusted overlay (docs/runtime/capability-graph.md): an output
+   * field with the same semantic ID can supply it. Never derived from names.
+   */
+  readonly semanticId?: string;
+  /** Further semantic IDs whose values the parameter accepts (trusted overlay). */
+  readonly accepts?: readonly string[];
 }
 
 /** Declared unit normalization: canonical = value * scale + offset. */
@@ -132,6 +139,11 @@ export interface EndpointSpec {
   readonly outputSchema: JsonSchema;
   readonly fields: readonly FieldSpec[];
   readonly serverProjection?: ServerProjectionSpec;
+  /**
+   * Routes (`tool.endpoint`) that must have run before this one, declared by a trusted overlay. The
+   * capability graph reports them; nothing runs them (docs/runtime/capability-graph.md).
+   */
+  readonly preconditions?: readonly string[];
   readonly execution: EndpointExecution;
   /** Descriptive only: not fingerprinted, never read by execution or policy. */
   readonly metadata?: JsonObject;

@@ -21,6 +21,7 @@ export { PLANNING_ERROR_CODES, PlanningError, type PlanningErrorCode } from "./e
 export { DEFAULT_MAX_FALLBACKS, isCounterpart } from "./fallbacks.js";
 export { plan } from "./plan.js";
 export { type DroppedProposalItem, mergeProposal, type QueryProposal } from "./proposal.js";
+export { withArgumentSuppliers } from "./suppliers.js";
 export type {
   Coverage,
   DecisionUse,

@@ -3,6 +3,8 @@
  * selection, argument accounting, evidence, coverage and an audit-friendly explanation per call.
  * Explanations hold only deterministic, locally observable facts, never model reasoning.
  */
+
+import type { ArgumentSupplier } from "../graph/suppliers.js";
 import type { Effect, ParameterLocation, SourceKind, ToolCall } from "../model/specs.js";
 import type { ScoreComponent } from "../retrieval/types.js";
 
@@ -99,6 +101,11 @@ export interface MissingArgument {
   readonly route: string;
   readonly name: string;
   readonly location: ParameterLocation;
+  /**
+   * Locked capabilities whose declared output can supply this argument (same semantic ID; reads first),
+   * set by `SchemaRouter.plan()` (docs/runtime/capability-graph.md). Nothing runs them.
+   */
+  readonly suppliers?: readonly ArgumentSupplier[];
 }
 
 export interface Coverage {

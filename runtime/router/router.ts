@@ -22,6 +22,8 @@ import type {
 import type { ExecutionHooks } from "../governed/hooks.js";
 import type { RunInput } from "../governed/runner.js";
 import type { AvailabilityStore } from "../governed/state/availability-store.js";
+import type { CapabilityGraph } from "../graph/graph.js";
+import { RegistryGraph } from "../graph/registry-graph.js";
 import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
 import type { ToolResult } from "../model/specs.js";
@@ -32,6 +34,7 @@ import {
   type PlanOptions,
   plan,
   planWithDecision,
+  withArgumentSuppliers,
 } from "../planner/index.js";
 import {
   type CapabilityCandidate,
@@ -122,6 +125,7 @@ export class SchemaRouter {
   /** Retrieval index over the current registry (rebuilt when the registry version changes). */
   private readonly retriever: Retriever = createRetriever(() => this.currentRegistry);
   private readonly governor: RunGovernor;
+  private readonly graphs = new RegistryGraph();
   private closed = false;
 
   private constructor(
@@ -256,7 +260,15 @@ export class SchemaRouter {
 
   /** Field-first plan: ToolCalls pinned to both fingerprints with the minimal declared fields. */
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
-    return plan(this.retriever, request, options);
+    return withArgumentSuppliers(plan(this.retriever, request, options), () => this.capabilityGraph());
+  }
+
+  /**
+   * The capability graph of the current registry: which locked output fields can supply which
+   * parameters, and declared preconditions (docs/runtime/capability-graph.md). It informs; it never runs.
+   */
+  capabilityGraph(): CapabilityGraph {
+    return this.graphs.graphFor(this.currentRegistry);
   }
 
   /** Plan with a bounded, untrusted decision backend choosing among locally generated options. */
@@ -265,7 +277,9 @@ export class SchemaRouter {
     backend: DecisionBackend,
     options: DecisionPlanOptions = {},
   ): Promise<ExecutionPlan> {
-    return planWithDecision(this.retriever, request, backend, options);
+    return planWithDecision(this.retriever, request, backend, options).then((planned) =>
+      withArgumentSuppliers(planned, () => this.capabilityGraph()),
+    );
   }
 
   isReady(tool: string): boolean {
