@@ -155,6 +155,7 @@ export {
   SchemaRouter,
   type SchemaRouterOptions,
 } from "./router/router.js";
+export type { ReloadResult, RouterSnapshot, WatchOptions } from "./router/snapshot.js";
 export {
   isTerminal,
   RUN_EVENT_TYPES,

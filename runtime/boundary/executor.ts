@@ -16,6 +16,7 @@ import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall, ToolResult, ToolSpec } from "../model/specs.js";
 import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
+import { InflightInvocations } from "./inflight.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
 import { project } from "./projection.js";
@@ -67,6 +68,8 @@ export interface ApprovalContext {
 export class Executor {
   readonly validators = new ValidatorSet();
   readonly schemas = new ContractSchemas();
+  /** Invocations running per invoker (a reload closes a retired invoker once it is idle). */
+  readonly inflight = new InflightInvocations();
 
   constructor(
     private readonly state: () => ExecutorState,
@@ -115,15 +118,26 @@ export class Executor {
       );
     };
     // Not async: the invoker's own promise is chained once (a synchronous throw is mapped the same).
+    const invoker = prepared.binding.invoker;
     let pending: Promise<unknown>;
+    this.inflight.enter(invoker);
     try {
-      pending = Promise.resolve(
-        prepared.binding.invoker.invoke(new AttemptContext(prepared, source, this.schemas)),
-      );
+      pending = Promise.resolve(invoker.invoke(new AttemptContext(prepared, source, this.schemas)));
     } catch (error) {
+      this.inflight.leave(invoker);
       return Promise.reject(error).catch(failed);
     }
-    return pending.catch(failed);
+    // One hop, as before: the in-flight count is released on either outcome.
+    return pending.then(
+      (raw) => {
+        this.inflight.leave(invoker);
+        return raw;
+      },
+      (error: unknown) => {
+        this.inflight.leave(invoker);
+        return failed(error);
+      },
+    );
   }
 
   /** Validates the raw output against the locked schema, then projects to the selected fields. */

@@ -225,6 +225,12 @@ export const ERRORS = {
     meaning: "No trusted invoker is bound for the tool.",
     details: { route: optional(route), tool: optional(tool), ...IN_FALLBACK },
   },
+  RELOAD_UNAVAILABLE: {
+    class: "SchemaRouterError",
+    meaning:
+      "`reload()` or `watch()` on a router that was not created by `SchemaRouter.load()` (it has no lockfile to read again).",
+    details: {},
+  },
   BINDING_INVALID: {
     class: "SchemaRouterError",
     meaning:

@@ -61,6 +61,13 @@ import {
 } from "../transports/mcp/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
+import {
+  type ReloadResult,
+  type RouterSnapshot,
+  snapshotOf,
+  type WatchOptions,
+  watchLockfile,
+} from "./snapshot.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
 export interface McpBindingOptions {
@@ -120,21 +127,30 @@ export interface RouterState {
 
 export class SchemaRouter {
   private currentRegistry: Registry;
-  private readonly bindingMap = new Map<string, Binding>();
+  private bindingMap = new Map<string, Binding>();
   private readonly executor: Executor;
   /** Retrieval index over the current registry (rebuilt when the registry version changes). */
   private readonly retriever: Retriever = createRetriever(() => this.currentRegistry);
   private readonly governor: RunGovernor;
   private readonly graphs = new RegistryGraph();
   private closed = false;
+  private currentCatalog: LoadedCatalog | undefined;
+  private currentSnapshot: RouterSnapshot | undefined;
+  /** The options `load()` was given: a reload binds the successor from them. */
+  private loadOptions: SchemaRouterOptions | undefined;
+  private reloading: Promise<unknown> = Promise.resolve();
+  private readonly retiring = new Set<Promise<void>>();
+  private readonly watchers = new Set<() => void>();
 
   private constructor(
     registry: Registry,
     readonly policy: ExecutionPolicy,
     options: SchemaRouterOptions,
-    readonly catalog?: LoadedCatalog,
+    catalog?: LoadedCatalog,
   ) {
     this.currentRegistry = registry;
+    this.currentCatalog = catalog;
+    this.currentSnapshot = catalog !== undefined ? snapshotOf(catalog) : undefined;
     this.executor = new Executor(() => ({ registry: this.currentRegistry, bindings: this.bindingMap }), {
       policy,
       ...(options.approve ? { approve: options.approve } : {}),
@@ -162,6 +178,7 @@ export class SchemaRouter {
       catalog,
     );
     router.bindFromOptions(options);
+    router.loadOptions = options;
     return router;
   }
 
@@ -174,6 +191,99 @@ export class SchemaRouter {
 
   get registry(): Registry {
     return this.currentRegistry;
+  }
+
+  /** The loaded lockfile and artifacts of the snapshot in use (undefined for `fromRegistry`). */
+  get catalog(): LoadedCatalog | undefined {
+    return this.currentCatalog;
+  }
+
+  /** The snapshot in use: its id is the digest of the verified lockfile (docs/runtime/snapshots.md). */
+  get snapshot(): RouterSnapshot | undefined {
+    return this.currentSnapshot;
+  }
+
+  /**
+   * Reads the lockfile again; when it names another snapshot, verifies the successor completely (every
+   * artifact and endpoint, `verify: "full"`), binds it from the options `load()` was given, and swaps
+   * registry and bindings in one step: a call observes the old snapshot or the new, never a mix. A
+   * refused successor (corrupt, half-written, drifted) leaves the current snapshot in use and throws.
+   * Reloads run one at a time (docs/runtime/snapshots.md).
+   */
+  reload(): Promise<ReloadResult> {
+    const run = this.reloading.then(() => this.reloadNow());
+    this.reloading = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reloads whenever the lockfile changes (polled, unref'd); returns a function that stops watching. */
+  watch(options: WatchOptions = {}): () => void {
+    this.assertOpen();
+    this.requireLoaded("watch");
+    const stop = watchLockfile(this.currentCatalog!.lockfilePath, () => this.reload(), options);
+    this.watchers.add(stop);
+    return () => {
+      this.watchers.delete(stop);
+      stop();
+    };
+  }
+
+  private requireLoaded(what: string): SchemaRouterOptions {
+    if (this.loadOptions === undefined || this.currentCatalog === undefined) {
+      throw new SchemaRouterError(
+        "RELOAD_UNAVAILABLE",
+        `${what}: this router was not created by SchemaRouter.load(), so it has no lockfile to reload. Use replaceTool() for hand-registered tools.`,
+        {},
+      );
+    }
+    return this.loadOptions;
+  }
+
+  private async reloadNow(): Promise<ReloadResult> {
+    this.assertOpen();
+    const options = this.requireLoaded("reload");
+    const previous = this.currentSnapshot!;
+    const catalog = await loadCatalog({ lockfile: this.currentCatalog!.lockfilePath, verify: "full" });
+    const snapshot = snapshotOf(catalog);
+    if (snapshot.id === previous.id) return { changed: false, previous, snapshot: previous };
+    // Bind the successor completely before anything is swapped.
+    const successor = new SchemaRouter(catalog.registry, this.policy, options, catalog);
+    successor.bindFromOptions(options);
+    this.assertOpen();
+    const old = this.bindingMap;
+    const bindings = new Map<string, Binding>();
+    const unused = new Set<Invoker>();
+    for (const [tool, binding] of successor.bindingMap) {
+      const before = old.get(tool);
+      // An unchanged tool keeps its live invoker (and its connections); the fresh one is never used.
+      if (before !== undefined && before.toolFingerprint === binding.toolFingerprint) {
+        bindings.set(tool, { ...binding, invoker: before.invoker });
+        unused.add(binding.invoker);
+      } else bindings.set(tool, binding);
+    }
+    const kept = new Set([...bindings.values()].map((binding) => binding.invoker));
+    // The swap: one synchronous step.
+    this.currentRegistry = catalog.registry;
+    this.bindingMap = bindings;
+    this.currentCatalog = catalog;
+    this.currentSnapshot = snapshot;
+    for (const tool of old.keys()) {
+      if (bindings.get(tool)?.toolFingerprint !== old.get(tool)?.toolFingerprint) this.governor.forget(tool);
+    }
+    for (const invoker of unused) if (!kept.has(invoker)) void invoker.close?.();
+    for (const binding of old.values()) {
+      if (kept.has(binding.invoker)) continue;
+      const retire = this.executor.inflight
+        .idle(binding.invoker)
+        .then(() => binding.invoker.close?.())
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+      this.retiring.add(retire);
+      void retire.then(() => this.retiring.delete(retire));
+    }
+    return { changed: true, previous, snapshot };
   }
 
   private bindFromOptions(options: SchemaRouterOptions): void {
@@ -349,7 +459,11 @@ export class SchemaRouter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const stop of this.watchers) stop();
+    this.watchers.clear();
+    await this.reloading;
     await this.governor.close();
+    await Promise.all(this.retiring);
     const invokers = new Set([...this.bindingMap.values()].map((binding) => binding.invoker));
     this.bindingMap.clear();
     await Promise.all([...invokers].map((invoker) => invoker.close?.()));
