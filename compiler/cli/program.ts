@@ -23,9 +23,10 @@ import { CONFIG_FILE, loadConfig } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
-import { addSource, initConfig } from "./init.js";
 import { graphOfLock } from "./graph.js";
+import { addSource, initConfig } from "./init.js";
 import { inspectLock, inspectReport } from "./inspect.js";
+import { runMigrate } from "./migrate.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -255,6 +256,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const output = await inspectLock(config.lockfile, route, options.json === true);
       if (output.exitCode === 0 || options.json === true) io.stdout(output.text);
       else io.stderr(output.text);
+      exitCode = output.exitCode;
+    });
+
+  program
+    .command("migrate")
+    .description("upgrade locked artifacts of an older format version (contracts unchanged)")
+    .option("--check", "exit 1 if anything would be migrated; write nothing")
+    .option("--json", "machine-readable output")
+    .action(async (options: { check?: boolean; json?: boolean }) => {
+      const config = await loadConfig(configPath());
+      const output = await runMigrate(config.lockfile, options);
+      io.stdout(output.text);
       exitCode = output.exitCode;
     });
 

@@ -40,7 +40,14 @@ type Record_ = Record<string, unknown>;
 // Every value below comes from the JSON round trip in plainBody: plain data, no undefined members.
 
 export function emitArtifact(name: string, kind: SourceKind, result: SourceResult): EmittedArtifact {
-  const plain = plainBody(name, kind, result);
+  return artifactOfBody(plainBody(name, kind, result));
+}
+
+/**
+ * The artifact file of a body that is plain JSON data (no undefined members): its self-digest, text
+ * and definitions. `schemarouter migrate` renders upgraded artifacts with it (docs/reference/formats.md).
+ */
+export function artifactOfBody(plain: ArtifactBody): EmittedArtifact {
   const digests = new Map<string, string>();
   const contracts = new WeakMap<object, string>();
   const members = new Map<string, string>();

@@ -259,7 +259,9 @@ function unsupported(where: string, version: unknown): LoadError {
   return new LoadError(
     "ARTIFACT_VERSION_UNSUPPORTED",
     `${where} has artifact format version ${String(version)}, but this schemarouter reads version ${ARTIFACT_FORMAT_VERSION}. ` +
-      "Upgrade schemarouter, or re-run `schemarouter compile` with this version.",
+      (typeof version === "number" && version < ARTIFACT_FORMAT_VERSION
+        ? "Run `schemarouter migrate` to upgrade it (contracts unchanged), or re-run `schemarouter compile`."
+        : "Upgrade schemarouter, or re-run `schemarouter compile` with this version."),
     { path: where, formatVersion: version },
   );
 }
