@@ -260,6 +260,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     });
 
   program
+    .command("report <trace-db>")
+    .description("aggregate stored runs: routes, refusals by code, fallbacks, budgets, latency")
+    .option("--format <format>", "text, json or html", "text")
+    .option("--out <file>", "write the report to a file instead of stdout")
+    .option("--max-runs <n>", "refuse a store with more runs than this (default 100000)")
+    .action(async (database: string, options: { format: string; out?: string; maxRuns?: string }) => {
+      const { runReport } = await import("./report.js");
+      io.stdout(await runReport(io.cwd, database, options));
+    });
+
+  program
     .command("migrate")
     .description("upgrade locked artifacts of an older format version (contracts unchanged)")
     .option("--check", "exit 1 if anything would be migrated; write nothing")

@@ -655,6 +655,14 @@ export const ERRORS = {
     meaning: "A stored trace event belongs to another run.",
     details: STORED_EVENT,
   },
+  TRACE_REPORT_TOO_LARGE: {
+    class: "TraceError",
+    meaning: "A decision-trace report was asked of a store holding more runs than its `maxRuns` bound.",
+    details: {
+      runs: number("Runs in the store."),
+      maxRuns: number("The bound the report reads at most."),
+    },
+  },
   TRACE_RUN_NOT_FOUND: {
     class: "TraceError",
     meaning: "The trace store has no events for the run.",

@@ -11,5 +11,15 @@ export {
 } from "./otel.js";
 export { isRedactedMarker, redactEvent } from "./redact.js";
 export { type ReplayResult, replayRun } from "./replay.js";
+export {
+  buildDecisionReport,
+  type CodeCount,
+  type DecisionReport,
+  type FallbackSummary,
+  type LatencySummary,
+  latencyOf,
+  type ReportOptions,
+  type RouteSummary,
+} from "./report.js";
 export { SqliteTraceStore, type SqliteTraceStoreOptions } from "./sqlite.js";
 export type { StoredEvent, TraceStore } from "./store.js";
