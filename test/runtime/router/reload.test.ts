@@ -67,6 +67,18 @@ function liveDir(): string {
   return live;
 }
 
+/** `getPetById rex`, pinned to whatever the registry says now, like a plan would. */
+function getRex(router: SchemaRouter) {
+  const registered = router.registry.get("petstore")!;
+  return {
+    tool: "petstore",
+    endpoint: "getPetById",
+    arguments: { petId: "rex" },
+    endpointFingerprint: registered.endpointFingerprints.get("getPetById")!,
+    toolFingerprint: registered.fingerprint,
+  };
+}
+
 async function load(live: string): Promise<SchemaRouter> {
   return SchemaRouter.load({
     lockfile: join(live, "schemarouter.lock.json"),
@@ -125,16 +137,8 @@ describe("reload: every result belongs to exactly one snapshot", () => {
     let stop = false;
     const caller = async () => {
       while (!stop) {
-        // Pin the call to whatever the registry says now, like a plan would.
-        const registered = router.registry.get("petstore")!;
         try {
-          const [result] = await router.invoke({
-            tool: "petstore",
-            endpoint: "getPetById",
-            arguments: { petId: "rex" },
-            endpointFingerprint: registered.endpointFingerprints.get("getPetById")!,
-            toolFingerprint: registered.fingerprint,
-          });
+          const [result] = await router.invoke(getRex(router));
           results.push(result!);
         } catch (error) {
           refused.push((error as { code?: string }).code ?? String(error));
@@ -175,14 +179,7 @@ describe("reload: every result belongs to exactly one snapshot", () => {
     writeFileSync(join(live, "schemarouter.lock.json"), `${lock.trimEnd()}\n\n`);
     await expect(router.reload()).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
     expect(router.snapshot).toBe(before);
-    const registered = router.registry.get("petstore")!;
-    const [result] = await router.invoke({
-      tool: "petstore",
-      endpoint: "getPetById",
-      arguments: { petId: "rex" },
-      endpointFingerprint: registered.endpointFingerprints.get("getPetById")!,
-      toolFingerprint: registered.fingerprint,
-    });
+    const [result] = await router.invoke(getRex(router));
     expect(result!.data).toEqual({ id: "rex", name: "Rex" });
     await router.close();
   });
