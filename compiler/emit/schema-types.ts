@@ -97,8 +97,20 @@ function primitive(name: string, schema: Node, context: TypeContext, indent: str
   }
 }
 
+/**
+ * Keywords that give an untyped schema an object shape. `additionalProperties: true` (or `{}`) is the
+ * default and constrains nothing, so on its own it does not make a value an object.
+ */
 function hasObjectKeywords(schema: Node): boolean {
-  return "properties" in schema || "patternProperties" in schema || "additionalProperties" in schema;
+  return (
+    "properties" in schema ||
+    "patternProperties" in schema ||
+    ("additionalProperties" in schema && !isUnconstrained(schema.additionalProperties))
+  );
+}
+
+function isUnconstrained(value: unknown): boolean {
+  return value === true || (isNode(value) && Object.keys(value).length === 0);
 }
 
 /** Only a closed or open object shape (no union, intersection or literal): declared as an interface. */

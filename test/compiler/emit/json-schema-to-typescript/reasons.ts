@@ -77,21 +77,7 @@ export const REASONS: readonly Reason[] = [
     rewrite: (node) =>
       Object.keys(node).length > 0 && !Object.keys(node).some((key) => TYPING.has(key)) ? {} : node,
   },
-  {
-    id: "additional-properties-true-without-type",
-    kind: "bindings-defect",
-    explanation:
-      "`additionalProperties: true` (no constraint: it is the default) on a schema without `type`: the bindings treat it as an object keyword and intersect the value with an open object, which wrongly excludes the non-object branches of an `anyOf` next to it (a string value is valid). json-schema-to-typescript ignores it and is right; to fix in compiler/emit/schema-types.ts (hasObjectKeywords).",
-    rewrite: (node) =>
-      node.type === undefined && (node.additionalProperties === true || isEmpty(node.additionalProperties))
-        ? without(node, ["additionalProperties"])
-        : node,
-  },
 ];
-
-function isEmpty(value: unknown): boolean {
-  return value !== null && typeof value === "object" && Object.keys(value).length === 0;
-}
 
 /** The rewrite of every reason in `reasons`, in their order, on one schema node. */
 export function rewriteWith(reasons: readonly Reason[]): (node: SchemaNode) => JsonSchema {
