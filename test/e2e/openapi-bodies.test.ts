@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../compiler/compile/compile.js";
 import { ExecutionPolicy } from "../../runtime/boundary/policy.js";
+import type { CompatibilityIssue, ToolSpec } from "../../runtime/model/specs.js";
 import { SchemaRouter } from "../../runtime/router/router.js";
 import { sendJson, startServer, type TestServer } from "../helpers/http-server.js";
 import { REPO_ROOT, tempProject, writeInto } from "../helpers/project.js";
@@ -228,7 +229,9 @@ describe("multipart/form-data request bodies", () => {
     expect(form.get("notes")).toBe("x,y\n1,2");
     // A parser keeps a part without a filename as a string: its Content-Type header is read from the wire.
     const wire = sent.rawBody.toString("latin1");
-    expect(wire).toContain('Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n');
+    expect(wire).toContain(
+      'Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n',
+    );
     expect(wire).toContain('Content-Disposition: form-data; name="notes"\r\nContent-Type: text/csv\r\n');
     expect(wire).toContain('Content-Disposition: form-data; name="title"\r\n\r\nQuarterly "final"\r\n');
     // The part headers the document declares for `image` are not sent: reported, not guessed.
@@ -321,6 +324,6 @@ describe("text responses", () => {
   });
 });
 
-function compiledShapes() {
+function compiledShapes(): { tools: ToolSpec[]; compatibility: CompatibilityIssue[] } {
   return JSON.parse(readFileSync(join(project.outDir, "artifacts", "shapes.json"), "utf8"));
 }
