@@ -101,6 +101,22 @@ export function applyDiscriminator(
   const values = [...mapping.keys()];
   const targets = new Map(values.map((value) => [value, context.reference(mapping.get(value)!)]));
   const propertyRequired = [...targets.values()].every((ref) => requires(context.definition(ref), property));
+  const unmatched = [...targets].filter(([value, ref]) => {
+    const allowed = declaredValues(context.definition(ref), property);
+    return allowed !== undefined && !allowed.includes(value);
+  });
+  if (unmatched.length > 0)
+    context.report({
+      pointer: where,
+      construct: "discriminator",
+      level: "partial",
+      message: `discriminator values ${unmatched
+        .slice(0, 5)
+        .map(([value, ref]) => `"${value.slice(0, 80)}" (${ref.slice("#/$defs/".length)})`)
+        .join(
+          ", ",
+        )} select branches whose "${property}" does not allow that value, so no value selects them validly; implicit values are schema names.`,
+    });
   const branches = rewritten[key];
   const { [key]: _branches, ...others } = rest;
   const dispatch = conditional(
@@ -131,9 +147,22 @@ export function applyDiscriminator(
 function conditional(condition: Node, consequence: Node, alternative?: Node): Node {
   return Object.fromEntries([
     ["if", condition],
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
     ["then", consequence],
     ...(alternative !== undefined ? [["else", alternative]] : []),
   ]) as Node;
+}
+
+/** The values a converted branch schema's `property` is limited to (`const` / `enum`), if any. */
+function declaredValues(schema: JsonSchema | undefined, property: string): unknown[] | undefined {
+  if (schema === undefined || typeof schema !== "object") return undefined;
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, property))
+    return undefined;
+  const declared = (properties as Record<string, JsonSchema>)[property];
+  if (declared === undefined || typeof declared !== "object") return undefined;
+  if ("const" in declared) return [declared.const];
+  return Array.isArray(declared.enum) ? declared.enum : undefined;
 }
 
 /** Whether a converted branch schema lists `property` as required (directly or in an allOf member). */

@@ -5,7 +5,7 @@
  * the two types must agree, and a reason is listed when leaving its rewrite out makes them differ.
  */
 import type { JsonSchema } from "../../../../runtime/model/specs.js";
-import type { SchemaNode } from "./schemas.js";
+import { isNode, type SchemaNode } from "./schemas.js";
 
 export interface Reason {
   readonly id: string;
@@ -29,6 +29,7 @@ const TYPING = new Set([
   "additionalItems",
   ...COMPOSITION,
   "$ref",
+  "discriminator",
 ]);
 
 function without(node: SchemaNode, keys: readonly string[]): SchemaNode {
@@ -40,6 +41,17 @@ function allows(node: SchemaNode, type: string): boolean {
 }
 
 export const REASONS: readonly Reason[] = [
+  {
+    id: "discriminated-union",
+    kind: "bindings-choice",
+    explanation:
+      "`oneOf`/`anyOf` with an OpenAPI `discriminator`: the compiler dispatches validation on the discriminator property (`if`/`then`/`else`, the branches as written in `else`) and the bindings type each mapped branch intersected with its discriminator value (`(Dog & { kind: \"dog\" })`), a union TypeScript narrows on; json-schema-to-typescript knows no discriminator and types the plain union. Ours is the narrower and the one a caller can switch on.",
+    rewrite: (node) => {
+      const alternative = node.else;
+      if (node.discriminator === undefined || !isNode(alternative)) return node;
+      return { ...without(node, ["discriminator", "if", "then", "else"]), ...alternative };
+    },
+  },
   {
     id: "array-length",
     kind: "bindings-choice",

@@ -32,6 +32,11 @@ describe("compatibility report", () => {
       "composition",
       "partial",
     ],
+    [
+      "/paths/~1composed/get/responses/200/content/application~1json/schema/discriminator",
+      "discriminator",
+      "partial",
+    ],
     ["/paths/~1cookie-optional/get/parameters/0", "cookie-param", "unsupported"],
     ["/paths/~1cookie-required/get/parameters/0", "cookie-param", "unsupported"],
     ["/paths/~1upload/post/requestBody/content/multipart~1form-data/schema", "multipart-body", "unsupported"],
