@@ -189,7 +189,7 @@ function buildBody(
       pointer: `${where}/content`,
       construct: "non-json-body",
       level: "unsupported",
-      message: `request body media types (${types}) are not JSON, form fields or multipart${required ? "; the operation is left out" : "; the body is not offered"}.`,
+      message: `request body media types (${types}) are not JSON or form fields${required ? "; the operation is left out" : "; the body is not offered"}.`,
     };
     if (required) throw new UnsupportedConstruct(issue);
     report(issue);

@@ -79,7 +79,10 @@ describe("schema types", () => {
     ["a union with never", { anyOf: [false, { type: "null" }] }, "null"],
     [
       "additionalProperties: true without type does not narrow an anyOf to objects",
-      { anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }], additionalProperties: true },
+      {
+        anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }],
+        additionalProperties: true,
+      },
       "(string | {\n  a?: string;\n})",
     ],
     [

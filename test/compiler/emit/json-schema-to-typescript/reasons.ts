@@ -45,7 +45,7 @@ export const REASONS: readonly Reason[] = [
     id: "discriminated-union",
     kind: "bindings-choice",
     explanation:
-      "`oneOf`/`anyOf` with an OpenAPI `discriminator`: the compiler dispatches validation on the discriminator property (`if`/`then`/`else`, the branches as written in `else`) and the bindings type each mapped branch intersected with its discriminator value (`(Dog & { kind: \"dog\" })`), a union TypeScript narrows on; json-schema-to-typescript knows no discriminator and types the plain union. Ours is the narrower and the one a caller can switch on.",
+      '`oneOf`/`anyOf` with an OpenAPI `discriminator`: the compiler dispatches validation on the discriminator property (`if`/`then`/`else`, the branches as written in `else`) and the bindings type each mapped branch intersected with its discriminator value (`(Dog & { kind: "dog" })`), a union TypeScript narrows on; json-schema-to-typescript knows no discriminator and types the plain union. Ours is the narrower and the one a caller can switch on.',
     rewrite: (node) => {
       const alternative = node.else;
       if (node.discriminator === undefined || !isNode(alternative)) return node;
