@@ -13,6 +13,7 @@ import type { CompatibilityIssue, EndpointSpec } from "../../runtime/model/specs
 import { SchemaRouter } from "../../runtime/router/router.js";
 import { sendJson, startServer, type TestServer } from "../helpers/http-server.js";
 import { REPO_ROOT, tempProject, writeInto } from "../helpers/project.js";
+import { typecheckDirectory } from "../helpers/typecheck.js";
 
 type Node = Record<string, unknown>;
 const github = JSON.parse(
@@ -185,6 +186,30 @@ describe("discriminators in our own documents", () => {
     const types = readFileSync(join(project.outDir, "pets.schemas.d.ts"), "utf8");
     expect(types).toMatch(/\(Cat & \{\s+petType: "kitty";\s+\}\) \| \(Dog & \{\s+petType: "Dog";\s+\}\)/);
     await router.close();
+  });
+
+  it("the union narrows on the discriminator under tsc --strict; a property of the other branch is an error", () => {
+    const file = writeInto(
+      project,
+      join("generated", "narrowing.ts"),
+      [
+        'import type { AddPetInput } from "./pets.schemas.js";',
+        'export function noise(pet: AddPetInput["body"]): boolean {',
+        '  if (pet.petType === "kitty") return pet.meows;',
+        "  return pet.barks;",
+        "}",
+        'export function wrong(pet: AddPetInput["body"]): boolean {',
+        '  if (pet.petType === "kitty") return pet.barks;',
+        "  return false;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const diagnostics = typecheckDirectory(project.outDir).filter((line) => line.startsWith("narrowing.ts"));
+    expect(diagnostics).toEqual([
+      expect.stringMatching(/^narrowing\.ts: TS2339 Property 'barks' does not exist/),
+    ]);
+    expect(file).toContain("narrowing.ts");
   });
 
   it("a discriminator on an allOf parent (no oneOf/anyOf) is reported and the schema validated as written", () => {
