@@ -55,6 +55,8 @@ export function typeText(schema: JsonSchema, context: TypeContext, indent: strin
   if (base !== undefined) parts.push(base);
   if (Array.isArray(schema.allOf))
     for (const member of schema.allOf as JsonSchema[]) parts.push(typeText(member, context, indent));
+  const discriminated = discriminatedUnion(schema, context, indent);
+  if (discriminated !== undefined) parts.push(discriminated);
   for (const key of ["anyOf", "oneOf"] as const) {
     const members = schema[key];
     if (Array.isArray(members) && members.length > 0)
@@ -62,6 +64,40 @@ export function typeText(schema: JsonSchema, context: TypeContext, indent: strin
   }
   if (parts.length === 0) return "unknown";
   return intersect(parts);
+}
+
+/**
+ * The union a compiled discriminator selects from (docs/sources/openapi-bodies.md): each mapped
+ * definition intersected with its discriminator value, e.g. `(Dog & { kind: "dog" })`.
+ */
+function discriminatedUnion(schema: Node, context: TypeContext, indent: string): string | undefined {
+  const discriminator = schema.discriminator;
+  if (
+    !isNode(discriminator) ||
+    typeof discriminator.propertyName !== "string" ||
+    !isNode(discriminator.mapping)
+  )
+    return undefined;
+  const entries = Object.entries(discriminator.mapping);
+  if (
+    entries.length === 0 ||
+    !entries.every(([, ref]) => typeof ref === "string" && ref.startsWith(DEF_PREFIX))
+  )
+    return undefined;
+  const property = discriminator.propertyName;
+  const required = discriminator.propertyRequired === true ? [property] : [];
+  return union(
+    entries.map(([value, ref]) =>
+      intersect([
+        typeText({ $ref: ref as string }, context, indent),
+        objectBody(
+          { type: "object", properties: { [property]: { const: value } }, required },
+          context,
+          indent,
+        ),
+      ]),
+    ),
+  );
 }
 
 /** The type from the schema's own keywords (enum/const/type/properties/items), or undefined. */
@@ -97,8 +133,20 @@ function primitive(name: string, schema: Node, context: TypeContext, indent: str
   }
 }
 
+/**
+ * Keywords that give an untyped schema an object shape. `additionalProperties: true` (or `{}`) is the
+ * default and constrains nothing, so on its own it does not make a value an object.
+ */
 function hasObjectKeywords(schema: Node): boolean {
-  return "properties" in schema || "patternProperties" in schema || "additionalProperties" in schema;
+  return (
+    "properties" in schema ||
+    "patternProperties" in schema ||
+    ("additionalProperties" in schema && !isUnconstrained(schema.additionalProperties))
+  );
+}
+
+function isUnconstrained(value: unknown): boolean {
+  return value === true || (isNode(value) && Object.keys(value).length === 0);
 }
 
 /** Only a closed or open object shape (no union, intersection or literal): declared as an interface. */

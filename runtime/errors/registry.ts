@@ -374,6 +374,8 @@ export const ERRORS = {
             "next-origin",
             "next-path",
             "next-repeats",
+            "part-content-type",
+            "response-media-type",
           ],
           "Which rule refused it (a CallRefusedError before sending; an InvocationError once a response came).",
         ),

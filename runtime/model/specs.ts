@@ -96,7 +96,7 @@ export interface HttpRequestBody {
    * How the transport encodes the body (docs/runtime/transports.md, "Request bodies"): JSON, or form
    * fields (`application/x-www-form-urlencoded`, `properties` mode only).
    */
-  readonly contentType: "application/json" | "application/x-www-form-urlencoded";
+  readonly contentType: "application/json" | "application/x-www-form-urlencoded" | "multipart/form-data";
   /** Form bodies: wire names of properties whose encoding style is `deepObject` (arrays as `name[0]=…`). */
   readonly deepObject?: readonly string[];
   /** `properties`: object body flattened into `body` parameters; `value`: the whole body is one parameter. */
@@ -104,6 +104,23 @@ export interface HttpRequestBody {
   /** Parameter carrying the whole body in `value` mode. */
   readonly parameter?: string;
   readonly required: boolean;
+  /** Multipart bodies: how each property (by wire name) is sent as a part (docs/sources/openapi-bodies.md). */
+  readonly parts?: readonly HttpBodyPart[];
+}
+
+/** One `multipart/form-data` part: text, JSON text, or a file whose argument is base64. */
+export interface HttpBodyPart {
+  readonly name: string;
+  readonly encoding: "text" | "json" | "file";
+  /** The part's Content-Type header (files: the declared type, else application/octet-stream). */
+  readonly contentType?: string;
+}
+
+/** A success body that is not JSON: `text` is returned as the declared string output. */
+export interface HttpResponseBody {
+  readonly kind: "text";
+  /** The declared media type, sent as the Accept header. */
+  readonly mediaType: string;
 }
 
 /** Execution metadata of an endpoint (fingerprinted): what the transport does with a call. */
@@ -114,6 +131,8 @@ export type EndpointExecution =
       /** Path template relative to the binding's base URL, e.g. `/repos/{owner}/{repo}`. */
       readonly path: string;
       readonly requestBody?: HttpRequestBody;
+      /** Set when the success body is text, not JSON (docs/sources/openapi-bodies.md). */
+      readonly responseBody?: HttpResponseBody;
       /** Status codes whose JSON body is the declared output. */
       readonly successStatus: readonly number[];
       /** Names of the security schemes the operation requires (credentials come from the binding). */

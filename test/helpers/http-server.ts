@@ -11,6 +11,8 @@ export interface LoggedRequest {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** The body's bytes (multipart file parts are not UTF-8 text). */
+  readonly rawBody: Buffer;
 }
 
 export type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => unknown;
@@ -31,8 +33,15 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body });
+      const rawBody = Buffer.concat(chunks);
+      const body = rawBody.toString("utf8");
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body,
+        rawBody,
+      });
       Promise.resolve(handler(request, response, body)).catch((error: unknown) => {
         if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
         response.end(String(error));

@@ -548,5 +548,110 @@ export function openapiCases(canary: string): HostileCase[] {
     ),
     want: { reported: "webhook" },
   });
+  // Request and response bodies beyond JSON (docs/sources/openapi-bodies.md).
+  const multipart = (schema: Json, encoding?: Json): Json =>
+    doc({
+      "/up": {
+        post: {
+          operationId: "up",
+          requestBody: {
+            required: true,
+            content: { "multipart/form-data": { schema, ...(encoding ? { encoding } : {}) } },
+          },
+          responses: ok,
+        },
+      },
+    });
+  const manyParts: Json = {};
+  for (let index = 0; index < 20_000; index++) manyParts[`p${index}`] = { type: "string", format: "binary" };
+  add({
+    name: "a multipart body with 20,000 parts",
+    body: json(multipart({ type: "object", properties: manyParts })),
+    want: { reported: "multipart-body" },
+    endpoints: [],
+  });
+  add({
+    name: "a multipart part contentType that injects a header line",
+    body: json(
+      multipart(
+        { type: "object", properties: { f: { type: "string" } } },
+        { f: { contentType: "text/plain\r\nX-Injected: 1" } },
+      ),
+    ),
+    want: { reported: "multipart-encoding" },
+    endpoints: ["up"],
+  });
+  add({
+    name: "multipart part names with quotes, CR/LF and __proto__-like keys",
+    body: json(
+      multipart({
+        type: "object",
+        properties: { 'a"\r\nX: y': { type: "string" }, constructor: { type: "string" } },
+      }),
+    ),
+    want: "compiled",
+    endpoints: ["up"],
+  });
+  const disc = (discriminator: unknown, branches: unknown[], schemas: Json) =>
+    json(withSchema({ oneOf: branches, discriminator }, { schemas }));
+  const A = { type: "object", properties: { k: { type: "string" } } };
+  add({
+    name: "a discriminator mapping to a schema that does not exist",
+    body: disc(
+      { propertyName: "k", mapping: { x: "#/components/schemas/Nope" } },
+      [{ $ref: "#/components/schemas/A" }],
+      { A },
+    ),
+    want: { reported: "discriminator" },
+    endpoints: ["getX"],
+  });
+  const hugeMapping: Json = {};
+  for (let index = 0; index < 50_000; index++) hugeMapping[`v${index}`] = "#/components/schemas/A";
+  add({
+    name: "a discriminator mapping with 50,000 entries",
+    body: disc({ propertyName: "k", mapping: hugeMapping }, [{ $ref: "#/components/schemas/A" }], { A }),
+    want: { reported: "discriminator" },
+    endpoints: ["getX"],
+  });
+  add({
+    name: "a discriminator on __proto__",
+    body: disc({ propertyName: "__proto__" }, [{ $ref: "#/components/schemas/A" }], { A }),
+    want: { reported: "discriminator" },
+    endpoints: ["getX"],
+  });
+  add({
+    name: "discriminator mapping keys that are prototype names",
+    body: disc(
+      { propertyName: "k", mapping: { __proto__: "#/components/schemas/A", constructor: "A" } },
+      [{ $ref: "#/components/schemas/A" }],
+      { A },
+    ),
+    want: "compiled",
+    endpoints: ["getX"],
+  });
+  const nested: Json = {};
+  for (let level = 0; level < 300; level++)
+    nested[`D${level}`] =
+      level + 1 < 300
+        ? {
+            oneOf: [
+              { $ref: `#/components/schemas/D${level + 1}` },
+              { $ref: `#/components/schemas/D${(level * 7) % 300}` },
+            ],
+            discriminator: { propertyName: "k" },
+          }
+        : A;
+  add({
+    name: "300 nested discriminators, each mapping back into the chain",
+    body: json(withSchema({ $ref: "#/components/schemas/D0" }, { schemas: nested })),
+    want: "either",
+  });
+  add({
+    name: "a discriminator whose only branch is itself",
+    body: disc({ propertyName: "k" }, [{ $ref: "#/components/schemas/Self" }], {
+      Self: { oneOf: [{ $ref: "#/components/schemas/Self" }], discriminator: { propertyName: "k" } },
+    }),
+    want: "either",
+  });
   return cases;
 }

@@ -46,9 +46,17 @@ const BYTE_PATTERN = "^[\\w\\d+\\/=]*$";
 /**
  * `keepAccess`: keep `readOnly`/`writeOnly` (JSON Schema 2020-12 annotations too), which the compiler
  * needs to tell request from response properties (./read-write-only.ts); the library drops them.
+ * `keepDiscriminator`: keep `discriminator`, which ./discriminator.ts turns into dispatching validation.
  */
-export function convertOas30Schema(schema: Node, options: { keepAccess?: boolean } = {}): Node {
-  const dropped = options.keepAccess === true ? DROPPED.filter((key) => !ACCESS.includes(key)) : DROPPED;
+export function convertOas30Schema(
+  schema: Node,
+  options: { keepAccess?: boolean; keepDiscriminator?: boolean } = {},
+): Node {
+  const dropped = DROPPED.filter(
+    (key) =>
+      !(options.keepAccess === true && ACCESS.includes(key)) &&
+      !(options.keepDiscriminator === true && key === "discriminator"),
+  );
   const converted = convertNode(structuredClone(schema), dropped);
   delete converted.$schema; // not an OAS 3.0 keyword; the artifact declares the dialect
   return converted;

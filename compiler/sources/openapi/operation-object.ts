@@ -5,9 +5,17 @@
  * §4.8.18 (Callback Object), §4.8.30 (Security Requirement Object).
  */
 
-import type { CompatibilityIssue, Effect, EndpointSpec, HttpMethod, JsonSchema } from "schemarouter/internal";
+import type {
+  CompatibilityIssue,
+  Effect,
+  EndpointSpec,
+  HttpMethod,
+  HttpResponseBody,
+  JsonSchema,
+} from "schemarouter/internal";
 import { deriveFields, encodePointerToken } from "schemarouter/internal";
 import { buildInput, jsonMediaOf, RESERVED_NAMES } from "./parameter-object.js";
+import { classifyNonJson } from "./response-media.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";
 
@@ -139,6 +147,7 @@ export function buildEndpoint(
       method,
       path,
       ...(contract.requestBody !== undefined ? { requestBody: contract.requestBody } : {}),
+      ...(output.responseBody !== undefined ? { responseBody: output.responseBody } : {}),
       successStatus: output.status,
       ...(security.length > 0 ? { security } : {}),
     },
@@ -157,7 +166,7 @@ function buildOutput(
   pointer: string,
   converter: SchemaConverter,
   report: (issue: CompatibilityIssue) => void,
-): { schema: JsonSchema; status: number[]; pointer: string } {
+): { schema: JsonSchema; status: number[]; pointer: string; responseBody?: HttpResponseBody } {
   const responses = (operation.responses ?? {}) as Node;
   const codes = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -173,6 +182,8 @@ function buildOutput(
   }
   const schemas: JsonSchema[] = [];
   const status: number[] = [];
+  let text: HttpResponseBody | undefined;
+  let json = false;
   let firstPointer = `${pointer}/responses/${codes[0]}`;
   for (const code of codes) {
     let response = responses[code] as Node | undefined;
@@ -189,13 +200,33 @@ function buildOutput(
     }
     const media = jsonMediaOf(content);
     if (media === undefined) {
-      throw new UnsupportedConstruct({
-        pointer: `${where}/content`,
-        construct: "non-json-response",
-        level: "unsupported",
-        message: `the ${code} response is not JSON (${Object.keys(content).join(", ")}); the operation is left out.`,
-      });
+      const other = classifyNonJson(content);
+      if (other.kind === "binary")
+        throw new UnsupportedConstruct({
+          pointer: `${where}/content`,
+          construct: "binary-response",
+          level: "unsupported",
+          message: `the ${code} response is binary (${other.mediaType}), which a tool output cannot carry; the operation is left out.`,
+        });
+      if (other.kind === "other")
+        throw new UnsupportedConstruct({
+          pointer: `${where}/content`,
+          construct: "non-json-response",
+          level: "unsupported",
+          message: `the ${code} response is not JSON (${Object.keys(content).join(", ")}); the operation is left out.`,
+        });
+      if (json) throw mixedResponses(pointer, code);
+      text ??= { kind: "text", mediaType: other.mediaType };
+      const key = Object.keys(content).find(
+        (entry) => entry.split(";")[0]!.trim().toLowerCase() === other.mediaType,
+      )!;
+      const textPointer = `${where}/content/${encodePointerToken(key)}/schema`;
+      if (schemas.length === 0) firstPointer = textPointer;
+      schemas.push(converter.convert(other.schema, textPointer));
+      continue;
     }
+    if (text !== undefined) throw mixedResponses(pointer, code);
+    json = true;
     const jsonType = media.mediaType;
     if (media.range)
       report({
@@ -222,7 +253,17 @@ function buildOutput(
     schema: unique.length === 1 ? unique[0]! : { anyOf: unique },
     status: [...new Set(status)].sort((a, b) => a - b),
     pointer: firstPointer,
+    ...(text !== undefined ? { responseBody: text } : {}),
   };
+}
+
+function mixedResponses(pointer: string, code: string): UnsupportedConstruct {
+  return new UnsupportedConstruct({
+    pointer: `${pointer}/responses`,
+    construct: "mixed-success-responses",
+    level: "unsupported",
+    message: `2xx responses mix JSON and text bodies (at ${code}); one call has one output kind, so the operation is left out.`,
+  });
 }
 
 function dedupe(schemas: JsonSchema[]): JsonSchema[] {

@@ -8,6 +8,7 @@
 import type { CompatibilityIssue, HttpRequestBody, JsonSchema, ParameterSpec } from "schemarouter/internal";
 import { encodePointerToken, isHeaderName, isSensitiveHeader } from "schemarouter/internal";
 import { inputSchemaOf } from "../input-schema.js";
+import { MAX_MULTIPART_PARTS, planMultipart } from "./multipart-parts.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, credentialParameterIssue, credentialSchemeOf } from "./security-scheme-object.js";
 
@@ -194,7 +195,7 @@ function buildBody(
     report(issue);
     return { parameters: [] };
   }
-  const { mediaType, form } = chosen;
+  const { mediaType, form, multipart } = chosen;
   const mediaPointer = `${where}/content/${encodePointerToken(mediaType)}`;
   if (chosen.range)
     report({
@@ -215,11 +216,11 @@ function buildBody(
     !["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "dependentSchemas"].some(
       (key) => key in resolved,
     );
-  if (!flat && form) {
-    // Form fields need named properties: a form body that is not a plain object cannot be sent.
+  if (!flat && (form || multipart)) {
+    // Form fields and parts need named properties: a body that is not a plain object cannot be sent.
     const issue: CompatibilityIssue = {
       pointer: schemaPointer,
-      construct: "form-body",
+      construct: multipart ? "multipart-body" : "form-body",
       level: "unsupported",
       message: `the ${mediaType} body is not a plain object schema (properties), so its fields cannot be named; the operation is left out.`,
     };
@@ -233,9 +234,38 @@ function buildBody(
     };
   }
   const bodyRequired = new Set(Array.isArray(resolved.required) ? (resolved.required as string[]) : []);
+  const propertyEntries = Object.entries(resolved.properties as Record<string, JsonSchema>);
+  if (multipart && propertyEntries.length > MAX_MULTIPART_PARTS)
+    throw new UnsupportedConstruct({
+      pointer: `${schemaPointer}/properties`,
+      construct: "multipart-body",
+      level: "unsupported",
+      message: `the multipart body declares ${propertyEntries.length} parts, more than ${MAX_MULTIPART_PARTS}; the operation is left out.`,
+    });
+  const plan = multipart
+    ? planMultipart(
+        propertyEntries.map(([name, propSchema]) => {
+          const propResolved = resolveLocal(propSchema, converter);
+          const items = propResolved?.items;
+          return {
+            name,
+            schema: propSchema,
+            resolved: propResolved,
+            resolvedItems:
+              items !== null && typeof items === "object" && !Array.isArray(items)
+                ? resolveLocal(items as JsonSchema, converter)
+                : undefined,
+          };
+        }),
+        content[mediaType],
+        mediaPointer,
+        report,
+      )
+    : undefined;
   const parameters: ParameterSpec[] = [];
   const requiredNames: string[] = [];
-  for (const [property, propSchema] of Object.entries(resolved.properties as Record<string, JsonSchema>)) {
+  for (const [property, declaredSchema] of propertyEntries) {
+    const propSchema = plan?.schemas.get(property) ?? declaredSchema;
     const name = uniqueName(property, "body", taken);
     if (bodyRequired.has(property)) requiredNames.push(name);
     parameters.push({
@@ -260,14 +290,16 @@ function buildBody(
   }
   return {
     parameters,
-    requestBody: form
-      ? {
-          contentType: "application/x-www-form-urlencoded",
-          mode: "properties",
-          required,
-          ...deepObjectOf(content[mediaType], resolved.properties as Node),
-        }
-      : { contentType: "application/json", mode: "properties", required },
+    requestBody: multipart
+      ? { contentType: "multipart/form-data", mode: "properties", required, parts: plan!.parts }
+      : form
+        ? {
+            contentType: "application/x-www-form-urlencoded",
+            mode: "properties",
+            required,
+            ...deepObjectOf(content[mediaType], resolved.properties as Node),
+          }
+        : { contentType: "application/json", mode: "properties", required },
     ...(dependentRequired !== undefined ? { dependentRequired } : {}),
   };
 }
@@ -315,6 +347,7 @@ export function isJsonMediaType(type: string): boolean {
 }
 
 const FORM = "application/x-www-form-urlencoded";
+const MULTIPART = "multipart/form-data";
 const RANGES = new Set(["*/*", "application/*"]);
 
 function mediaBase(type: string): string {
@@ -341,11 +374,17 @@ export function jsonMediaOf(content: Node): { mediaType: string; range: boolean 
   return range === undefined ? undefined : { mediaType: range, range: true };
 }
 
-function bodyMediaOf(content: Node): { mediaType: string; range: boolean; form: boolean } | undefined {
+function bodyMediaOf(
+  content: Node,
+): { mediaType: string; range: boolean; form: boolean; multipart: boolean } | undefined {
   const json = jsonMediaOf(content);
-  if (json !== undefined) return { ...json, form: false };
+  if (json !== undefined) return { ...json, form: false, multipart: false };
   const form = Object.keys(content).find((key) => mediaBase(key) === FORM);
-  return form === undefined ? undefined : { mediaType: form, range: false, form: true };
+  if (form !== undefined) return { mediaType: form, range: false, form: true, multipart: false };
+  const multipart = Object.keys(content).find((key) => mediaBase(key) === MULTIPART);
+  return multipart === undefined
+    ? undefined
+    : { mediaType: multipart, range: false, form: false, multipart: true };
 }
 
 /** The properties an Encoding Object gives `style: deepObject` (sent as `name[0]=…` when arrays). */
@@ -366,7 +405,7 @@ function deepObjectOf(media: unknown, properties: Node): { deepObject?: string[]
 }
 
 /** Follows `#/$defs/…` refs of converted schemas through the converter's definitions. */
-function resolveLocal(schema: JsonSchema, converter: SchemaConverter): Node | undefined {
+export function resolveLocal(schema: JsonSchema, converter: SchemaConverter): Node | undefined {
   let current: JsonSchema | undefined = schema;
   for (let hops = 0; hops < 32 && current !== undefined && typeof current === "object"; hops++) {
     const ref: unknown = (current as Node).$ref;

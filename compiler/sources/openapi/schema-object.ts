@@ -9,6 +9,7 @@
  */
 import type { CompatibilityIssue, JsonSchema } from "schemarouter/internal";
 import { decodePointerToken, encodePointerToken } from "schemarouter/internal";
+import { applyDiscriminator, type DiscriminatorContext } from "./discriminator.js";
 import type { OpenApiVersion } from "./document.js";
 import { EXTERNAL_DEFS_KEY, type RefusedRef } from "./external-refs.js";
 import { convertOas30Schema } from "./oas30-schema.js";
@@ -56,7 +57,7 @@ export class SchemaConverter {
     this.inspect(schema as Node, pointer);
     const converted =
       this.version === "3.0"
-        ? convertOas30Schema(schema as Node, { keepAccess: true })
+        ? convertOas30Schema(schema as Node, { keepAccess: true, keepDiscriminator: true })
         : structuredClone(schema as Node);
     return this.rewrite(converted, pointer, owner) as JsonSchema;
   }
@@ -146,7 +147,18 @@ export class SchemaConverter {
         out[key] = value;
       }
     }
+    if (record.discriminator !== undefined)
+      return applyDiscriminator(record, out, pointer, this.discriminatorContext(pointer, owner));
     return out;
+  }
+
+  private discriminatorContext(pointer: string, owner: string | undefined): DiscriminatorContext {
+    return {
+      reference: (ref) => this.reference(ref, `${pointer}/discriminator`, owner),
+      exists: (ref) => this.refused?.has(ref) !== true && this.lookup(ref) !== undefined,
+      definition: (ref) => this.defs[ref.slice("#/$defs/".length).replace(/~1/g, "/").replace(/~0/g, "~")],
+      report: this.report,
+    };
   }
 
   /** Throws the report of a reference external-refs.ts refused. */
@@ -246,14 +258,6 @@ export class SchemaConverter {
           message: `${key} is validated as JSON Schema; planning and fields only see ${key === "allOf" ? "merged properties" : "the declared schema, not its branches"}.`,
         });
       }
-    }
-    if (node.discriminator !== undefined) {
-      this.report({
-        pointer: `${pointer}/discriminator`,
-        construct: "discriminator",
-        level: "partial",
-        message: "discriminator is ignored; validation uses the oneOf/anyOf branches as written.",
-      });
     }
     for (const key of SUBSCHEMA_MAPS) {
       const map = node[key];

@@ -17,7 +17,7 @@ export interface ExchangeRequest {
   readonly path: string;
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  readonly body: string | Uint8Array | undefined;
 }
 
 export interface ExchangeLimits {

@@ -14,6 +14,7 @@ import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
 import { encodeFormBody } from "./form-body.js";
 import { isHeaderName, isSensitiveHeader } from "./headers.js";
+import { encodeMultipartBody, isPartMediaType } from "./multipart-body.js";
 import { checkPlaintextCredentials } from "./plaintext.js";
 import { redactSecrets, secretsOf } from "./redact-secrets.js";
 import { type BaseUrl, requestPath } from "./route.js";
@@ -97,7 +98,12 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       const args = context.call.arguments;
       const url = requestPath(base, execution.path, endpoint, args, route, trustedQuery);
       // A plain object (undici reads it fastest); `__proto__` can never be a header name here.
-      const headers: Record<string, string> = { accept: "application/json" };
+      const headers: Record<string, string> = {
+        accept:
+          execution.responseBody?.kind === "text"
+            ? textAccept(execution.responseBody.mediaType, route)
+            : "application/json",
+      };
       for (const parameter of endpoint.parameters) {
         if (parameter.location !== "header" || args[parameter.name] === undefined) continue;
         const name = (parameter.wireName ?? parameter.name).toLowerCase();
@@ -126,10 +132,24 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
         }
         headers[name] = value;
       }
-      let body: string | undefined;
+      let body: string | Buffer | undefined;
       if (execution.requestBody !== undefined) {
         const value = requestBodyOf(endpoint, execution.requestBody, args);
-        if (
+        if (value !== undefined && execution.requestBody.contentType === "multipart/form-data") {
+          const parts = execution.requestBody.parts ?? [];
+          const odd = parts.find(
+            (part) => part.contentType !== undefined && !isPartMediaType(part.contentType),
+          );
+          if (odd !== undefined)
+            throw new CallRefusedError(
+              "TRANSPORT_REFUSED",
+              `${route}: the multipart part "${odd.name}" declares a Content-Type that is not a media type; re-run \`schemarouter compile\`.`,
+              { route, argument: odd.name, reason: "part-content-type" },
+            );
+          const multipart = encodeMultipartBody(value as Record<string, unknown>, parts);
+          body = multipart.bytes;
+          headers["content-type"] = multipart.contentType;
+        } else if (
           value !== undefined &&
           execution.requestBody.contentType === "application/x-www-form-urlencoded"
         ) {
@@ -178,6 +198,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
           retryable: RETRYABLE_STATUS.has(status),
         });
       }
+      if (execution.responseBody?.kind === "text") return response.body;
       if (response.body.length === 0) return null;
       try {
         return JSON.parse(response.body) as unknown;
@@ -193,6 +214,17 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       }
     },
   };
+}
+
+/** The Accept header of a text response: its declared media type (checked: it is a header value). */
+function textAccept(mediaType: string, route: string): string {
+  if (!isPartMediaType(mediaType))
+    throw new CallRefusedError(
+      "TRANSPORT_REFUSED",
+      `${route}: the declared response media type is not a media type; re-run \`schemarouter compile\`.`,
+      { route, reason: "response-media-type" },
+    );
+  return mediaType;
 }
 
 function parseBaseUrl(value: unknown): BaseUrl {

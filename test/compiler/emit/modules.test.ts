@@ -18,7 +18,7 @@ describe("generated bindings are modules", () => {
       JSON.stringify({
         openapi: "3.0.3",
         info: { title: "xkcd-like", version: "1" },
-        paths: { "/info.0.json": { get: { responses: { "200": { content: { "text/html": {} } } } } } },
+        paths: { "/info.0.json": { get: { responses: { "200": { content: { "image/png": {} } } } } } },
       }),
     );
     writeInto(

@@ -77,6 +77,25 @@ describe("schema types", () => {
       "{\n  a?: string;\n}",
     ],
     ["a union with never", { anyOf: [false, { type: "null" }] }, "null"],
+    [
+      "additionalProperties: true without type does not narrow an anyOf to objects",
+      {
+        anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "string" } } }],
+        additionalProperties: true,
+      },
+      "(string | {\n  a?: string;\n})",
+    ],
+    [
+      "additionalProperties: {} without type does not narrow an anyOf to objects",
+      { anyOf: [{ type: "string" }, { type: "integer" }], additionalProperties: {} },
+      "(string | number)",
+    ],
+    ["additionalProperties: true alone is any value", { additionalProperties: true }, "unknown"],
+    [
+      "additionalProperties: true with type object stays an open object",
+      { type: "object", additionalProperties: true },
+      "{\n  [k: string]: unknown | undefined;\n}",
+    ],
   ])("%s", (_, schema, want) => {
     expect(type(schema)).toBe(want);
   });

@@ -5,7 +5,7 @@
  * the two types must agree, and a reason is listed when leaving its rewrite out makes them differ.
  */
 import type { JsonSchema } from "../../../../runtime/model/specs.js";
-import type { SchemaNode } from "./schemas.js";
+import { isNode, type SchemaNode } from "./schemas.js";
 
 export interface Reason {
   readonly id: string;
@@ -29,6 +29,7 @@ const TYPING = new Set([
   "additionalItems",
   ...COMPOSITION,
   "$ref",
+  "discriminator",
 ]);
 
 function without(node: SchemaNode, keys: readonly string[]): SchemaNode {
@@ -40,6 +41,17 @@ function allows(node: SchemaNode, type: string): boolean {
 }
 
 export const REASONS: readonly Reason[] = [
+  {
+    id: "discriminated-union",
+    kind: "bindings-choice",
+    explanation:
+      '`oneOf`/`anyOf` with an OpenAPI `discriminator`: the compiler dispatches validation on the discriminator property (`if`/`then`/`else`, the branches as written in `else`) and the bindings type each mapped branch intersected with its discriminator value (`(Dog & { kind: "dog" })`), a union TypeScript narrows on; json-schema-to-typescript knows no discriminator and types the plain union. Ours is the narrower and the one a caller can switch on.',
+    rewrite: (node) => {
+      const alternative = node.else;
+      if (node.discriminator === undefined || !isNode(alternative)) return node;
+      return { ...without(node, ["discriminator", "if", "then", "else"]), ...alternative };
+    },
+  },
   {
     id: "array-length",
     kind: "bindings-choice",
@@ -77,21 +89,7 @@ export const REASONS: readonly Reason[] = [
     rewrite: (node) =>
       Object.keys(node).length > 0 && !Object.keys(node).some((key) => TYPING.has(key)) ? {} : node,
   },
-  {
-    id: "additional-properties-true-without-type",
-    kind: "bindings-defect",
-    explanation:
-      "`additionalProperties: true` (no constraint: it is the default) on a schema without `type`: the bindings treat it as an object keyword and intersect the value with an open object, which wrongly excludes the non-object branches of an `anyOf` next to it (a string value is valid). json-schema-to-typescript ignores it and is right; to fix in compiler/emit/schema-types.ts (hasObjectKeywords).",
-    rewrite: (node) =>
-      node.type === undefined && (node.additionalProperties === true || isEmpty(node.additionalProperties))
-        ? without(node, ["additionalProperties"])
-        : node,
-  },
 ];
-
-function isEmpty(value: unknown): boolean {
-  return value !== null && typeof value === "object" && Object.keys(value).length === 0;
-}
 
 /** The rewrite of every reason in `reasons`, in their order, on one schema node. */
 export function rewriteWith(reasons: readonly Reason[]): (node: SchemaNode) => JsonSchema {
