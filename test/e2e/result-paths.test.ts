@@ -17,7 +17,7 @@ const KEPT = join(import.meta.dirname, "..", "types", "result-paths", "generated
 const BINDINGS = ["index.ts", "petstore.ts", "petstore.types.ts", "petstore.schemas.d.ts"];
 
 const grams = { canonicalUnit: "g", scale: 1000 };
-export const RESULT_PATH_OVERLAYS = {
+const RESULT_PATH_OVERLAYS = {
   endpoints: {
     getPetById: {
       replaceFields: true,
