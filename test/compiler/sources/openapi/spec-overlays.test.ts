@@ -126,8 +126,13 @@ describe("specOverlays", () => {
     const stale = await compile({ config: project.configPath, mode: "check", env: {} });
     expect(stale.write.stale).toContain(project.lockfile);
     const quiet = await checkDrift(project.configPath, {});
-    expect(quiet.report.category).toBe("identical");
-    expect(quiet.documentOnly).toEqual(["pets"]);
+    expect(quiet.report.category).toBe("compatible");
+    expect(quiet.report.changes.map((change) => [change.rule, change.pointer])).toEqual([
+      ["tool.spec-overlays-changed", "/sources/pets/tools/pets/metadata/specOverlays"],
+    ]);
+    expect(quiet.report.changes[0]!.message).toMatch(
+      /^OpenAPI overlays applied: fixes\.overlay\.yaml \(sha256:[0-9a-f]{7}…\): #0 update \$\.paths\['\/pets\/\{petId\}'\]\.get → 1, .* before, fixes\.overlay\.yaml \(sha256:[0-9a-f]{7}…\): .* now$/,
+    );
 
     // The overlay now allows heavier pets: a response change the drift review classifies.
     const heavier = structuredClone(FIXES);
