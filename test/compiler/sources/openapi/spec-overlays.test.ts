@@ -112,6 +112,10 @@ describe("specOverlays", () => {
       'note: pets: overlay fixes.overlay.yaml ("Petstore fixes" 2.0.0): 4 of 5 action(s) applied',
     );
     expect(cli.stderr).toContain('warning: source "pets": overlay fixes.overlay.yaml action #4');
+    // check (CI) warns the same way.
+    const check = await runCli(project.dir, ["check"]);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain('warning: source "pets": overlay fixes.overlay.yaml action #4');
   });
 
   it("an edited overlay is drift: compile --check is stale and check classifies the change", async () => {
