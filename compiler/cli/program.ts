@@ -215,6 +215,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const threshold = failOn(options.failOn);
       const result = await checkDrift(configPath(), io.env);
       io.stdout(formatDrift(result, format(options)));
+      if (!options.json) for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
       if (exceedsThreshold(result.report.category, threshold)) exitCode = 1;
       if (options.strict === true && strictFails(result.coverage, io)) exitCode = 1;
     });

@@ -161,6 +161,10 @@ export const FIXED_RULES = {
   "tool.namespace-changed": [B, "The tool namespace changed: generated binding names change."],
   "tool.description-changed": [C, "A tool description changed (descriptive only)."],
   "tool.description-changed.mcp": [S, "An MCP tool description changed: it reaches the model."],
+  "tool.spec-overlays-changed": [
+    C,
+    "The OpenAPI overlays applied to the document, or what they matched, changed (their effects are rules of their own).",
+  ],
   "tool.provider-changed": [S, "The logical provider changed."],
   "tool.access-mode-changed": [S, "The access mode changed."],
   "tool.remote-changed": [S, "The local/remote classification changed."],

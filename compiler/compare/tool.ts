@@ -9,6 +9,7 @@ import { diffEndpoint } from "./endpoint.js";
 import { diffUnknownKeys, unionKeys } from "./members.js";
 import { draft, type Emit, pointerOf, scoped } from "./report.js";
 import type { RuleId } from "./rules.js";
+import { diffSpecOverlays } from "./spec-overlays.js";
 
 const KNOWN_KEYS = new Set([
   "name",
@@ -97,6 +98,7 @@ export function diffTool(a: ToolSpec, b: ToolSpec, defs: DefsPair, emit: Emit): 
   }
   diffExecution(a, b, emit);
   diffEndpoints(a, b, defs, mcp, emit);
+  diffSpecOverlays(a, b, emit);
   diffUnknownKeys(a, b, KNOWN_KEYS, emit);
 }
 

@@ -37,10 +37,13 @@ export async function checkDrift(
   const locked = await loadCatalog({ lockfile: config.lockfile, verify: "full" });
   const context: SourceContext = { cwd: config.dir, env, allowInsecureHttp: config.allowInsecureHttp };
   const fresh = [];
+  const sourceWarnings: string[] = [];
   for (const [name, source] of Object.entries(config.sources).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   )) {
-    fresh.push(compileSource(name, source.kind, await resolveSource(name, source, context), config));
+    const result = await resolveSource(name, source, context);
+    sourceWarnings.push(...(result.warnings ?? []).map((warning) => `source "${name}": ${warning}`));
+    fresh.push(compileSource(name, source.kind, result, config));
   }
   const report = compareLocks(
     snapshots(locked.artifacts.values()),
@@ -51,7 +54,7 @@ export async function checkDrift(
     report,
     documentOnly: documentOnly(locked.lock, buildLockfile(fresh), report),
     coverage,
-    warnings: zeroEndpointWarnings(coverage),
+    warnings: [...sourceWarnings, ...zeroEndpointWarnings(coverage)],
   };
 }
 

@@ -59,7 +59,10 @@ export interface CompileResult {
   readonly summaries: readonly SourceSummary[];
   /** Per compiled source: operations left out and constructs partly supported, by reason. */
   readonly coverage: readonly SourceCoverage[];
-  /** Sources that compiled to 0 endpoints (printed as warnings; `--strict` fails on them). */
+  /**
+   * Sources that compiled to 0 endpoints (`--strict` fails on them) and overlay actions that matched
+   * nothing; printed as warnings.
+   */
   readonly warnings: readonly string[];
   /** Classified change against the previous lockfile and artifacts (absent on a first compile). */
   readonly changes: DriftResult | undefined;
@@ -85,6 +88,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const compiled: CompiledSource[] = [];
   const verified = new Map<string, readonly OutputFile[]>();
   const notes: string[] = [];
+  const sourceWarnings: string[] = [];
   for (const [name, sourceConfig] of Object.entries(config.sources).sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   )) {
@@ -109,6 +113,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     } else {
       const result = await resolveSource(name, sourceConfig, context);
       notes.push(...(result.notes ?? []).map((note) => `${name}: ${note}`));
+      sourceWarnings.push(...(result.warnings ?? []).map((warning) => `source "${name}": ${warning}`));
       compiled.push(compileSource(name, sourceConfig.kind, result, config));
     }
     options.onProgress?.({
@@ -171,7 +176,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     write,
     summaries,
     coverage,
-    warnings: zeroEndpointWarnings(coverage),
+    warnings: [...sourceWarnings, ...zeroEndpointWarnings(coverage)],
     changes,
     sources: compiled,
     notes,

@@ -78,6 +78,8 @@ export interface OpenApiSourceConfig {
   /** Off unless present with `enabled: true` (docs/sources/openapi-external-refs.md). */
   readonly externalRefs?: ExternalRefsConfig;
   readonly overlays?: Overlays;
+  /** OpenAPI Overlay 1.0 documents applied in order before compiling (docs/sources/openapi-overlays.md). */
+  readonly specOverlays?: readonly string[];
 }
 
 export interface LocalSourceConfig {

@@ -110,5 +110,11 @@ export function explainViolation(
         `${describe(violation.pointer)} is ${JSON.stringify(at.value)}; it must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}.`,
       );
   }
+  // Any other mistake names the key in config words and, where the schema describes it, what it takes.
+  const described = at?.schemas.find((schema) => typeof schema.description === "string")?.description;
+  if (described !== undefined && violation.pointer !== "") {
+    const what = violation.message.slice(violation.pointer.length).trim();
+    return located(`${describe(violation.pointer)} ${what}: ${described as string}`);
+  }
   return located(violation.message);
 }

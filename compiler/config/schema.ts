@@ -80,6 +80,18 @@ const openapiSource = {
     },
     externalRefs: externalRefsSchema,
     overlays,
+    specOverlays: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "string",
+        minLength: 1,
+        pattern: "\\.(ya?ml|json)$",
+        description: "An OpenAPI Overlay 1.0 file: a path ending in .yaml, .yml or .json.",
+      },
+      description:
+        "OpenAPI Overlay 1.0 documents (.yaml, .yml or .json files, relative to this config) applied in order to the document before it is compiled.",
+    },
   },
 } as const;
 

@@ -49,14 +49,28 @@ export function fieldInterfaces(template: ClientTemplate, methods: readonly Plan
   for (const m of methods) {
     out.push(fill(template.fieldsOpen, { __Fields: `${m.typeBase}Fields` }));
     for (const field of m.endpoint.fields) {
-      const path = field.path.map((segment) => JSON.stringify(segment)).join(", ");
+      const line = fill(template.fieldProperty, {
+        '["__field"]': tuple(field.path),
+        __field: JSON.stringify(field.id),
+      });
+      // A field returned under another key (resultPath) is typed where the runtime puts it
+      // (docs/runtime/field-projection.md): its entry names both paths.
+      const from = `readonly ${tuple(field.path)}`;
+      // The value type follows the key; the template check (template.ts) guarantees it is there.
+      const at = line.lastIndexOf(from);
       out.push(
-        fill(template.fieldProperty, { '["__field"]': `[${path}]`, __field: JSON.stringify(field.id) }),
+        field.resultPath === undefined || tuple(field.resultPath) === tuple(field.path)
+          ? line
+          : `${line.slice(0, at)}{ readonly from: ${from}; readonly to: readonly ${tuple(field.resultPath)} }${line.slice(at + from.length)}`,
       );
     }
     out.push(template.fieldsClose);
   }
   return `${out.join("\n")}\n`;
+}
+
+function tuple(path: readonly string[]): string {
+  return `[${path.map((segment) => JSON.stringify(segment)).join(", ")}]`;
 }
 
 function pinLine(m: PlannedMethod): string {

@@ -78,6 +78,9 @@ export async function parseClientTemplate(text: string): Promise<ClientTemplate>
   const fieldAlias = textOf(file.getTypeAlias("__Field"), "the __Field alias");
   if (fieldAlias !== "export type __Field = keyof __Fields;") throw templateError("the __Field alias");
   if (fields.length !== 3) throw templateError("a one-property __Fields interface");
+  // client.ts types a field with a resultPath by rewriting this path type (docs/runtime/field-projection.md).
+  if (!fields[1]!.trimEnd().endsWith(': readonly ["__field"];'))
+    throw templateError('a __Fields property typed `readonly ["__field"]`');
   const signature = client.slice(1, -1).filter((line) => !/^\s*(\/\*\*|\*)/.test(line));
   if (signature.length === 0 || !signature[0]!.trim().startsWith("__method<"))
     throw templateError("one __method signature in __Client");

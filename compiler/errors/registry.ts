@@ -153,4 +153,13 @@ export const COMPILER_ERRORS = {
     meaning: "templates/source-client.ts is missing or malformed.",
     details: { paths: optional(strings("Where the template was looked for.")) },
   },
+  SPEC_OVERLAY_INVALID: {
+    class: "SourceError",
+    meaning: "An OpenAPI Overlay document named in `specOverlays` cannot be read or applied.",
+    details: {
+      source,
+      file: string("The overlay file, as written in the config."),
+      pointer: optional(string("Where in the overlay document the problem is (a JSON Pointer).")),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;

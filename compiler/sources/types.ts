@@ -26,6 +26,8 @@ export interface SourceResult {
   readonly remoteDigests?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Human-readable notes printed by `compile` (e.g. untrusted MCP annotation hints). */
   readonly notes?: readonly string[];
+  /** Findings `compile` prints as warnings (e.g. an overlay action that matched nothing). */
+  readonly warnings?: readonly string[];
 }
 
 export interface SourceAdapter<Config> {

@@ -53,13 +53,13 @@ export function scriptedPetModel(): MockLanguageModelV3 {
         ];
       } else {
         const [pet, refusal] = toolResults(options) as [
-          { data: { name: string; weightKg?: number } },
+          { data: { name: string; weightGrams?: number } },
           { code: string; retryable: boolean },
         ];
         content = [
           {
             type: "text",
-            text: `${pet.data.name} weighs ${pet.data.weightKg ?? "?"} g. I could not add Milo: ${refusal.code} (retryable: ${refusal.retryable}).`,
+            text: `${pet.data.name} weighs ${pet.data.weightGrams ?? "?"} g. I could not add Milo: ${refusal.code} (retryable: ${refusal.retryable}).`,
           },
         ];
       }

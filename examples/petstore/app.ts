@@ -21,7 +21,8 @@ export async function runPetstoreDemo(root: string, log: (line: string) => void)
       { fields: ["name", "weight", "owner_city"] },
     );
     // The result type has exactly the selected fields: `pet.data.status` would not compile.
-    log(`getPetById → ${JSON.stringify(pet.data)}  (weight normalized kg → g)`);
+    // The weight is read from weightKg, normalized to grams, and returned (and typed) as weightGrams.
+    log(`getPetById → ${JSON.stringify(pet.data)}  (weightKg normalized to weightGrams)`);
 
     const visits = await client.petstore.listVisits(
       { petId: "rex" },

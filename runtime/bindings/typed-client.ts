@@ -39,8 +39,73 @@ export type ProjectPaths<T, P> = [Extract<P, readonly []>] extends [never]
       : { [K in keyof T as K extends Heads<P> ? K : never]: ProjectPaths<T[K], Tails<P, K>> }
   : T;
 
+/**
+ * The path entry of a field whose result path differs from its source path (an overlay `resultPath`,
+ * docs/runtime/field-projection.md): the value read at `from` is returned at `to`.
+ */
+export interface MovedPath {
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+}
+
+/** The value at source key `K` of `T`; `undefined` where the projection finds nothing there. */
+type ValueAt<T, K> = T extends null | undefined
+  ? undefined
+  : T extends readonly unknown[]
+    ? undefined
+    : K extends keyof T
+      ? T[K]
+      : undefined;
+
+/**
+ * A key that is optional exactly when it may be absent: its value may be missing, or it is a record
+ * whose every key may be (the projection creates a parent only to hold a value).
+ */
+type KeyOf<K extends string, V> = undefined extends V
+  ? { [P in K]?: Exclude<V, undefined> }
+  : {} extends V
+    ? { [P in K]?: V }
+    : { [P in K]: V };
+
+/**
+ * The result shape of one moved field: source segments are read first (up to the next `*` or the
+ * end), then result segments nest the value; at a `*` in both, array items map to items.
+ */
+type MovePath<T, From, To> = From extends readonly [infer Head, ...infer Rest]
+  ? Head extends "*"
+    ? To extends readonly [infer Key extends string, ...infer More]
+      ? Key extends "*"
+        ? T extends readonly (infer E)[]
+          ? MovePath<E, Rest, More>[]
+          : undefined
+        : KeyOf<Key, MovePath<T, From, More>>
+      : never
+    : MovePath<ValueAt<T, Head>, Rest, To>
+  : To extends readonly [infer Key extends string, ...infer More]
+    ? KeyOf<Key, MovePath<T, From, More>>
+    : T;
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+
+/** One object type from an intersection of nested object types (so results read as plain records). */
+type Merged<T> = T extends readonly unknown[]
+  ? Merged<T[number]>[]
+  : T extends object
+    ? { [K in keyof T]: Merged<T[K]> }
+    : T;
+
+/** Fields read and returned at the same path, and moved fields, combined into one result type. */
+type ProjectFields<O, P> = [Extract<P, MovedPath>] extends [never]
+  ? ProjectPaths<O, P>
+  : Merged<
+      ([Exclude<P, MovedPath>] extends [never] ? unknown : ProjectPaths<O, Exclude<P, MovedPath>>) &
+        UnionToIntersection<P extends MovedPath ? MovePath<O, P["from"], P["to"]> : never>
+    >;
+
 /** The result type of a call on output `O` with field paths `Paths` and selected field IDs `F`. */
-export type Projected<O, Paths, F extends keyof Paths> = [F] extends [never] ? O : ProjectPaths<O, Paths[F]>;
+export type Projected<O, Paths, F extends keyof Paths> = [F] extends [never] ? O : ProjectFields<O, Paths[F]>;
 
 export type TypedResult<T> = ToolResult<T>;
 

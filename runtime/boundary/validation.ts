@@ -23,11 +23,16 @@ export const AJV_OPTIONS = Object.freeze({
   logger: false,
 });
 
-/** ajv and ajv-formats are CommonJS: loaded synchronously on first use. */
-function createAjv(): Ajv2020 {
+/**
+ * An ajv instance with the runtime's validation settings. ajv and ajv-formats are CommonJS: loaded
+ * synchronously on first use. The compiler checks documented response examples with it
+ * (docs/sources/openapi-overlays.md), so they are judged exactly as responses are.
+ */
+export function createAjv(sharing: { readonly inlineRefs?: boolean } = {}): Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as AjvModule;
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { optimize: false, regExp: linearRegExp } });
+  // `inlineRefs: false` (one function per referenced schema) changes how code is shared, never a result.
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...sharing, code: { optimize: false, regExp: linearRegExp } });
   addLinearFormats(ajv);
   addLinearUniqueItems(ajv);
   return ajv;

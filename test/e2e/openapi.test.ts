@@ -40,7 +40,7 @@ describe("compile → lock → bindings → call", () => {
       { petId: "rex" },
       { fields: ["name", "weight", "owner_city"] },
     );
-    expect(pet.data).toEqual({ name: "Rex", weightKg: 31_500, owner: { address: { city: "Seoul" } } });
+    expect(pet.data).toEqual({ name: "Rex", weightGrams: 31_500, owner: { address: { city: "Seoul" } } });
     expect(pet.fields).toEqual(["name", "weight", "owner_city"]);
 
     const visits = await client.petstore.listVisits(

@@ -20,8 +20,10 @@ import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
 import { loadOpenApiDocument, resolveSchemaHeaders } from "./document.js";
 import { type BundledRefs, bundleExternalRefs } from "./external-refs.js";
 import { buildEndpoint, METHODS } from "./operation-object.js";
+import { checkResponseExamples, type ResponseExample } from "./response-examples.js";
 import { SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { apiKeySchemes } from "./security-scheme-object.js";
+import { applySpecOverlays, overlaidDigest, overlayMetadata } from "./spec-overlays/index.js";
 
 type Node = Record<string, unknown>;
 
@@ -30,6 +32,8 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
   async resolve(name: string, config: OpenApiSourceConfig, context: SourceContext): Promise<SourceResult> {
     const loaded = await loadOpenApiDocument(name, config.location, config.schemaHeaders, context);
     const { doc } = loaded;
+    // Applied to the parsed document before anything else reads it (docs/sources/openapi-overlays.md).
+    const overlaid = await applySpecOverlays(name, doc, config.specOverlays ?? [], context.cwd);
     // Off unless local config enables them; then bundled into `doc` before anything reads it.
     const external: BundledRefs | undefined =
       config.externalRefs?.enabled === true
@@ -61,7 +65,9 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     const issues: CompatibilityIssue[] = [];
     const report = (issue: CompatibilityIssue) => issues.push(issue);
     const converter = new SchemaConverter(lookup, loaded.version, report, external?.refusals);
-    const endpoints = compileOperations(doc, converter, report);
+    const examples: ResponseExample[] = [];
+    const endpoints = compileOperations(doc, converter, report, examples);
+    checkResponseExamples(examples, converter.defs, report);
     reportDocumentLevel(doc, report);
     reportUnsupportedPatterns(doc, "", report);
     for (const def of converter.recursiveDefinitions()) {
@@ -96,6 +102,7 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
         ...(external !== undefined && external.documents.length > 0
           ? { externalDocuments: [...external.documents] }
           : {}),
+        ...(overlaid.overlays.length > 0 ? overlayMetadata(overlaid) : {}),
       },
     };
     return {
@@ -106,8 +113,10 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
           ? issues
           : issues.map((issue) => ({ ...issue, pointer: external.locate(issue.pointer) })),
       ),
-      documentDigest: external?.documentDigest ?? loaded.documentDigest,
+      documentDigest: overlaidDigest(external?.documentDigest ?? loaded.documentDigest, overlaid),
       location: loaded.location,
+      ...(overlaid.notes.length > 0 ? { notes: overlaid.notes } : {}),
+      ...(overlaid.warnings.length > 0 ? { warnings: overlaid.warnings } : {}),
     };
   },
 };
@@ -116,6 +125,7 @@ function compileOperations(
   doc: Node,
   converter: SchemaConverter,
   report: (issue: CompatibilityIssue) => void,
+  examples: ResponseExample[],
 ): EndpointSpec[] {
   const endpoints: EndpointSpec[] = [];
   const names = new Set<string>();
@@ -184,14 +194,26 @@ function compileOperations(
           message: "operation-level servers are descriptive; the binding's base URL is used.",
         });
       const name = endpointName(operation, method, path, names, declared, pointer, report);
+      // Examples of an operation that is left out are not checked.
+      const found: ResponseExample[] = [];
       try {
         endpoints.push(
           buildEndpoint(
-            { name, path, method, pathItem, operation, globalSecurity: doc.security, credentials },
+            {
+              name,
+              path,
+              method,
+              pathItem,
+              operation,
+              globalSecurity: doc.security,
+              credentials,
+              examples: found,
+            },
             converter,
             report,
           ),
         );
+        examples.push(...found);
       } catch (error) {
         if (!(error instanceof UnsupportedConstruct)) throw error;
         report({ ...error.issue, leftOut: pointer });

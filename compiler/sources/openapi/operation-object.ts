@@ -15,6 +15,7 @@ import type {
 } from "schemarouter/internal";
 import { deriveFields, encodePointerToken } from "schemarouter/internal";
 import { buildInput, jsonMediaOf, RESERVED_NAMES } from "./parameter-object.js";
+import { mediaTypeExamples, type ResponseExample } from "./response-examples.js";
 import { classifyNonJson } from "./response-media.js";
 import { type SchemaConverter, UnsupportedConstruct } from "./schema-object.js";
 import { type ApiKeyScheme, reportCookieCredentials } from "./security-scheme-object.js";
@@ -53,6 +54,8 @@ export interface OperationInput {
   readonly globalSecurity: unknown;
   /** The document's apiKey security schemes: their credential names are never tool parameters. */
   readonly credentials?: readonly ApiKeyScheme[];
+  /** Receives the operation's 2xx response examples, each with its compiled schema (response-examples.ts). */
+  readonly examples?: ResponseExample[];
 }
 
 export function buildEndpoint(
@@ -111,7 +114,7 @@ export function buildEndpoint(
       });
     }
   }
-  const output = buildOutput(operation, pointer, converter, report);
+  const output = buildOutput(operation, pointer, converter, report, input.examples);
   const derived = deriveFields(output.schema, converter.defs);
   const fields = derived.fields.filter((field) => !field.path.some((segment) => RESERVED_NAMES.has(segment)));
   if (fields.length < derived.fields.length)
@@ -166,6 +169,7 @@ function buildOutput(
   pointer: string,
   converter: SchemaConverter,
   report: (issue: CompatibilityIssue) => void,
+  examples: ResponseExample[] | undefined,
 ): { schema: JsonSchema; status: number[]; pointer: string; responseBody?: HttpResponseBody } {
   const responses = (operation.responses ?? {}) as Node;
   const codes = Object.keys(responses)
@@ -238,7 +242,16 @@ function buildOutput(
     const schemaPointer = `${where}/content/${encodePointerToken(jsonType)}/schema`;
     if (schemas.length === 0) firstPointer = schemaPointer;
     const converted = converter.convert((content[jsonType] as Node).schema ?? {}, schemaPointer);
-    schemas.push(converter.access.apply(converted, "response"));
+    const schema = converter.access.apply(converted, "response");
+    schemas.push(schema);
+    examples?.push(
+      ...mediaTypeExamples(
+        content[jsonType] as Node,
+        `${where}/content/${encodePointerToken(jsonType)}`,
+        schema,
+        converter,
+      ),
+    );
   }
   const unique = dedupe(schemas);
   if (unique.length > 1) {

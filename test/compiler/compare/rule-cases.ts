@@ -211,6 +211,7 @@ export const TOOL_CASES: readonly Case<ToolSpec>[] = [
   ["OPTIMADE base URL changed", { given: [tool({ execution: { transport: "optimade", baseUrl: "https://a.example/optimade" } }), tool({ execution: { transport: "optimade", baseUrl: "https://b.example/optimade" } })], want: { category: "security-review", rule: "tool.execution.optimade-base-url-changed" } }],
   ["local module changed", { given: [tool({ execution: { transport: "local", module: "./a.js" } }), tool({ execution: { transport: "local", module: "./b.js" } })], want: { category: "security-review", rule: "tool.execution.local-module-changed" } }],
   ["unknown execution member", { given: [tool(), tool({ execution: { transport: "http", basePath: "/", origin: "https://api.github.com", proxy: "x" } as ToolSpec["execution"] })], want: { category: "security-review", rule: "tool.execution.other-changed" } }],
+  ["OpenAPI overlays changed", { given: [tool(), tool({ metadata: { specOverlays: [{ file: "fix.yaml", digest: "sha256:aaaa", actions: [{ index: 0, kind: "remove", target: "$.x", matched: 1 }] }] } })], want: { category: "compatible", rule: "tool.spec-overlays-changed", pointer: "/metadata/specOverlays" } }],
   ["unknown tool member", { given: [tool(), { ...tool(), version: "2" } as ToolSpec], want: { category: "breaking", rule: "contract.unknown-change", pointer: "/version" } }],
 ];
 

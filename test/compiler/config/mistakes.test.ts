@@ -42,7 +42,7 @@ describe("config mistakes", () => {
       JSON.stringify({ sources: { pets: { kind: "openapi", location: "p.yaml", module: "x.ts" } } }, null, 2),
     );
     expect(error.message).toContain(
-      '"module" is not a key of "sources.pets". Allowed keys: kind, location, schemaHeaders, externalRefs, overlays.',
+      '"module" is not a key of "sources.pets". Allowed keys: kind, location, schemaHeaders, externalRefs, overlays, specOverlays.',
     );
     expect(error.details).toMatchObject({ key: "module", line: 6 });
   });

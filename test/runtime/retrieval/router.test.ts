@@ -52,7 +52,7 @@ describe("router retrieval and planning", () => {
     expect(call.arguments).toEqual({ petId: "rex" });
     expect(ready.explanations[0]!.ignoredArguments).toContain("ignored");
     const [result] = await router.invoke(ready);
-    expect(result!.data).toEqual({ id: "rex", weightKg: 31_500 });
+    expect(result!.data).toEqual({ id: "rex", weightGrams: 31_500 });
     await router.close();
   });
 });
