@@ -132,6 +132,7 @@ function compileOperations(
   const credentials = apiKeySchemes(doc, converter, report);
   const paths = (doc.paths ?? {}) as Node;
   const items: [string, Node][] = [];
+  const redacted = new Map<string, number>();
   for (const [path, rawItem] of Object.entries(paths)) {
     let pathItem = rawItem as Node;
     if (pathItem === null || typeof pathItem !== "object") continue;
@@ -146,8 +147,12 @@ function compileOperations(
     }
     const unsafe = unsafeTemplate(path);
     if (unsafe !== undefined) {
-      // The template's query, fragment and userinfo are not repeated in the report (they may be secrets).
-      const shown = `/paths/${encodePointerToken(redactedTemplate(path))}`;
+      // The template's query, fragment and userinfo are not repeated in the report (they may be secrets);
+      // templates that redact alike are numbered, so each of their operations is still counted.
+      const template = redactedTemplate(path);
+      const seen = (redacted.get(template) ?? 0) + 1;
+      redacted.set(template, seen);
+      const shown = `/paths/${encodePointerToken(seen === 1 ? template : `${template}(${seen})`)}`;
       const message = `path template ${unsafe}; its operations are left out (a template is a path under the binding's base URL, nothing else).`;
       const methods = METHODS.filter(
         (method) => pathItem[method] !== null && typeof pathItem[method] === "object",
