@@ -25,6 +25,7 @@ import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock, inspectReport } from "./inspect.js";
+import { registerProposalCommands } from "./proposals.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -288,6 +289,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const { runServe } = await import("./serve.js");
       exitCode = await runServe(configPath(), io, options);
     });
+
+  registerProposalCommands(program, io, configPath);
 
   const json = argv.includes("--json");
   try {

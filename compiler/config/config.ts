@@ -11,6 +11,7 @@ import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/in
 import { ConfigError } from "../errors/errors.js";
 import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
+import type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { ServeConfig } from "./serve.js";
 
@@ -22,6 +23,7 @@ export const DEFAULTS = {
 } as const;
 
 export type { ExternalRefsConfig } from "./external-refs.js";
+export type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
 
 export interface EnvRef {
   readonly env: string;
@@ -99,7 +101,12 @@ export interface OptimadeSourceConfig {
   readonly overlays?: Overlays;
 }
 
-export type SourceConfig = OpenApiSourceConfig | LocalSourceConfig | McpSourceConfig | OptimadeSourceConfig;
+export type SourceConfig =
+  | OpenApiSourceConfig
+  | LocalSourceConfig
+  | McpSourceConfig
+  | OptimadeSourceConfig
+  | ProposalSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;
@@ -110,6 +117,8 @@ export interface ConfigFile {
   readonly sources: Readonly<Record<string, SourceConfig>>;
   /** `schemarouter serve` (docs/serve.md). */
   readonly serve?: ServeConfig;
+  /** The proposer `schemarouter propose` loads (docs/sources/proposals.md). */
+  readonly proposer?: ProposerConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */

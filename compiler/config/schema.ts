@@ -6,6 +6,7 @@
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { proposalSourceSchema, proposerSchema } from "./proposal-source.js";
 import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
@@ -100,6 +101,11 @@ const optimadeSource = {
   },
 } as const;
 
+const proposalSource = {
+  ...proposalSourceSchema,
+  properties: { ...proposalSourceSchema.properties, overlays },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -127,18 +133,20 @@ export const CONFIG_SCHEMA = {
       description: "Allow plain http:// sources on non-loopback hosts.",
     },
     serve: serveConfigSchema,
+    proposer: proposerSchema,
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
           { if: { properties: { kind: { const: "mcp" } } }, then: mcpSource },
           { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
+          { if: { properties: { kind: { const: "proposal" } } }, then: proposalSource },
         ],
       },
     },

@@ -153,4 +153,46 @@ export const COMPILER_ERRORS = {
     meaning: "templates/source-client.ts is missing or malformed.",
     details: { paths: optional(strings("Where the template was looked for.")) },
   },
+  PROPOSER_INVALID: {
+    class: "SourceError",
+    meaning:
+      "The proposer module named in the config or on the command line cannot be loaded or is not defineProposer(...).",
+    details: { source, module: optional(string("The proposer module.")) },
+  },
+  PROPOSER_FAILED: {
+    class: "SourceError",
+    meaning:
+      "The proposer threw, ran past its time limit, or returned something that is not a candidate list.",
+    details: {
+      source,
+      reason: oneOf(["threw", "timeout", "malformed"], "What went wrong."),
+      timeoutMs: optional(number("The time limit.")),
+    },
+  },
+  PROPOSAL_INVALID: {
+    class: "SourceError",
+    meaning: "A proposal file is missing, is not JSON, or is not a SchemaProposal of this format.",
+    details: { source, path: optional(path), pointer: optional(string("Where in the file the problem is.")) },
+  },
+  PROPOSAL_REFUSED: {
+    class: "ConfigError",
+    meaning:
+      "`schemarouter approve` refused: no explicit base URL, grounding below the threshold, or nothing grounded to approve.",
+    details: {
+      path: optional(path),
+      reason: oneOf(["base-url", "threshold", "empty", "name"], "Why approval was refused."),
+      grounding: optional(number("The proposal's grounded share (0..1).")),
+      threshold: optional(number("The threshold asked for.")),
+    },
+  },
+  PROPOSAL_NOT_APPROVED: {
+    class: "SourceError",
+    meaning: "A `proposal` source's file is not the one approved (its digest differs from the config's).",
+    details: {
+      source,
+      path: optional(path),
+      approved: string("The digest recorded by `schemarouter approve`."),
+      actual: string("The digest of the file now."),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;
