@@ -14,7 +14,7 @@ const cap = readFileSync(join(REPO_ROOT, "test/fixtures/proposals/cap-welcome.ht
 describe("visible text", () => {
   it("keeps what a reader of the @sap/cds welcome page sees: no CSS, no attribute values, one line per block", () => {
     const page = visibleText(cap);
-    expect(page.title).toBe("bookshop");
+    expect(page.title).toBe("bookshop 1.0.0");
     expect(page.text.split("\n")).toEqual([
       "Welcome to @sap/cds Server",
       "Serving bookshop 1.0.0",
@@ -22,7 +22,7 @@ describe("visible text", () => {
       "Web Applications:",
       "— none —",
       "Service Endpoints:",
-      "/odata/v4/catalog / $metadata",
+      "/odata/v4/catalog/ $metadata",
       "Books",
       "Authors",
       "countBooks (author)",
