@@ -56,7 +56,6 @@ export type { ServeConfig } from "./config/serve.js";
 export { COMPILER_VERSION } from "./emit/version.js";
 export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors/errors.js";
 export { applyOverlays } from "./overlays/overlays.js";
-export type { SchemaProposal } from "./proposals/proposal.js";
 export {
   defineProposer,
   type Proposer,
@@ -65,4 +64,5 @@ export {
   type ProposerInput,
 } from "./proposals/proposer.js";
 export { ADAPTERS } from "./sources/index.js";
+export type { SchemaProposal } from "./sources/proposal/proposal.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";

@@ -6,13 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import { isLoopbackHost } from "schemarouter/internal";
 import { type ConfigFile, validateConfig } from "../config/config.js";
 import type { ProposalSourceConfig } from "../config/proposal-source.js";
 import { writeAtomic } from "../emit/write.js";
 import { ConfigError } from "../errors/errors.js";
-import { groundingRatio } from "./proposal.js";
-import { readProposal } from "./proposal-file.js";
+import { checkBaseUrl } from "../sources/proposal/base-url.js";
+import { groundingRatio } from "../sources/proposal/proposal.js";
+import { readProposal } from "../sources/proposal/proposal-file.js";
 
 export const DEFAULT_MIN_GROUNDING = 0.8;
 const NAME = /^[a-z][A-Za-z0-9_]*$/;
@@ -102,36 +102,6 @@ export async function approveProposal(options: ApproveOptions): Promise<ApproveR
     mutationsLeftOut: options.allowMutations ? [] : mutations,
     replaced: existing !== undefined,
   };
-}
-
-/** The explicit base URL: http(s), no credentials, query or fragment; plain http only to loopback. */
-export function checkBaseUrl(value: string | undefined, path: string, allowInsecureHttp: boolean): string {
-  const refuse = (why: string): never => {
-    throw new ConfigError("PROPOSAL_REFUSED", `${why} (e.g. --base-url https://api.example.com/v1).`, {
-      path,
-      reason: "base-url",
-    });
-  };
-  if (value === undefined || value === "")
-    return refuse(
-      "approving a proposal needs the API's base URL: a documentation page does not say where to send calls, and it is never guessed; pass --base-url",
-    );
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return refuse(`--base-url "${value}" is not an absolute URL`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("--base-url must be http(s)");
-  if (url.username !== "" || url.password !== "")
-    return refuse("--base-url must not carry credentials; bind headers at run time instead");
-  if (url.search !== "" || url.hash !== "")
-    return refuse("--base-url must not have a query string or fragment");
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecureHttp)
-    return refuse(
-      '--base-url is plain http to a host that is not loopback; use https, or set "allowInsecureHttp": true',
-    );
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 async function readConfig(path: string): Promise<ConfigFile> {

@@ -3,7 +3,7 @@
  * classified like a contract diff: an addition is `compatible`, a removal or a narrowing is `breaking`,
  * a new mutation is `security-review`, and a quote that moved or changed words is `evidence`.
  */
-import type { ProposedEndpoint, SchemaProposal } from "./proposal.js";
+import type { ProposedEndpoint, SchemaProposal } from "../sources/proposal/proposal.js";
 
 export type ProposalChangeCategory = "evidence" | "compatible" | "breaking" | "security-review";
 

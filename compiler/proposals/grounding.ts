@@ -16,7 +16,7 @@ import {
   type ProposedField,
   type ProposedParameter,
   VALUE_TYPES,
-} from "./proposal.js";
+} from "../sources/proposal/proposal.js";
 import type { VisibleText } from "./visible-text.js";
 
 export const MAX_QUOTE_LENGTH = 500;

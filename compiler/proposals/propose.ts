@@ -7,12 +7,13 @@
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isUrl, sanitizeLocation, sha256 } from "schemarouter/internal";
+import { writeAtomic } from "../emit/write.js";
 import { SourceError } from "../errors/errors.js";
 import { fetchDocument } from "../sources/fetch.js";
+import { PROPOSAL_FORMAT, type SchemaProposal } from "../sources/proposal/proposal.js";
+import { readProposal, serializeProposal } from "../sources/proposal/proposal-file.js";
 import { diffProposals, type ProposalChange } from "./diff.js";
 import { ground } from "./grounding.js";
-import { PROPOSAL_FORMAT, type SchemaProposal } from "./proposal.js";
-import { readProposal, writeProposal } from "./proposal-file.js";
 import { DEFAULT_PROPOSER_TIMEOUT_MS, loadProposer, type ProposerModule, runProposer } from "./proposer.js";
 import { visibleText } from "./visible-text.js";
 
@@ -79,7 +80,7 @@ export async function propose(options: ProposeOptions): Promise<ProposeResult> {
     grounding: { offered: grounded.offered, grounded: grounded.grounded },
   };
   const previous = await readPrevious(source, options.out);
-  await writeProposal(options.out, proposal);
+  await writeAtomic(options.out, serializeProposal(proposal));
   return {
     proposal,
     path: options.out,

@@ -16,10 +16,10 @@ import type {
 } from "schemarouter/internal";
 import type { ProposalSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
-import { checkBaseUrl } from "../../proposals/approve.js";
-import { effectOfMethod, type ProposedEndpoint } from "../../proposals/proposal.js";
-import { readProposal } from "../../proposals/proposal-file.js";
 import type { SourceAdapter, SourceContext, SourceResult } from "../types.js";
+import { checkBaseUrl } from "./base-url.js";
+import { effectOfMethod, type ProposedEndpoint } from "./proposal.js";
+import { readProposal } from "./proposal-file.js";
 
 export const proposalAdapter: SourceAdapter<ProposalSourceConfig> = {
   kind: "proposal",

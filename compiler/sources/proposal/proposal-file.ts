@@ -1,11 +1,10 @@
 /**
- * Reading and writing proposal files (docs/sources/proposals.md, "The proposal file"): deterministic
- * JSON written atomically, read back only when it matches the format's JSON Schema.
+ * Proposal files (docs/sources/proposals.md, "The proposal file"): their deterministic serialization,
+ * and reading one back only when it matches the format's JSON Schema.
  */
 import { readFile } from "node:fs/promises";
 import { type JsonSchema, sha256, ValidatorSet } from "schemarouter/internal";
-import { writeAtomic } from "../emit/write.js";
-import { SourceError } from "../errors/errors.js";
+import { SourceError } from "../../errors/errors.js";
 import {
   PARAMETER_LOCATIONS,
   PROPOSAL_FORMAT,
@@ -99,10 +98,6 @@ export const PROPOSAL_SCHEMA = {
 
 export function serializeProposal(proposal: SchemaProposal): string {
   return `${JSON.stringify(proposal, null, 2)}\n`;
-}
-
-export async function writeProposal(path: string, proposal: SchemaProposal): Promise<void> {
-  await writeAtomic(path, serializeProposal(proposal));
 }
 
 export interface ReadProposal {
