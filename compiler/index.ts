@@ -64,5 +64,13 @@ export {
   type ProposerInput,
 } from "./proposals/proposer.js";
 export { ADAPTERS } from "./sources/index.js";
+export {
+  defineSourceAdapter,
+  type PluginEndpoint,
+  type PluginOutput,
+  type PluginParameter,
+  type PluginResolveContext,
+  type SourceAdapterPlugin,
+} from "./sources/plugin/define.js";
 export type { SchemaProposal } from "./sources/proposal/proposal.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";

@@ -25,6 +25,7 @@ import { isCompilerError } from "../errors/errors.js";
 import { dbMigrate, dbStatus } from "./db.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock, inspectReport } from "./inspect.js";
+import { registerPluginCommands } from "./plugins.js";
 import { registerProposalCommands } from "./proposals.js";
 
 export interface CliIo {
@@ -291,6 +292,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     });
 
   registerProposalCommands(program, io, configPath);
+  registerPluginCommands(program, io, configPath);
 
   const json = argv.includes("--json");
   try {

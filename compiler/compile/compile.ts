@@ -77,6 +77,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     cwd: config.dir,
     env: options.env ?? process.env,
     allowInsecureHttp: config.allowInsecureHttp,
+    ...(config.file.plugins !== undefined ? { plugins: config.file.plugins } : {}),
   };
   const previousLock = readPreviousLock(config.lockfile);
   const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;

@@ -11,6 +11,7 @@ import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/in
 import { ConfigError } from "../errors/errors.js";
 import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
+import type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
 import type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { ServeConfig } from "./serve.js";
@@ -23,6 +24,7 @@ export const DEFAULTS = {
 } as const;
 
 export type { ExternalRefsConfig } from "./external-refs.js";
+export type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
 export type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
 
 export interface EnvRef {
@@ -106,7 +108,8 @@ export type SourceConfig =
   | LocalSourceConfig
   | McpSourceConfig
   | OptimadeSourceConfig
-  | ProposalSourceConfig;
+  | ProposalSourceConfig
+  | PluginSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;
@@ -119,6 +122,8 @@ export interface ConfigFile {
   readonly serve?: ServeConfig;
   /** The proposer `schemarouter propose` loads (docs/sources/proposals.md). */
   readonly proposer?: ProposerConfig;
+  /** Adapter plugins that may be loaded (docs/plugins.md). */
+  readonly plugins?: PluginsConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */

@@ -195,4 +195,39 @@ export const COMPILER_ERRORS = {
       actual: string("The digest of the file now."),
     },
   },
+  PLUGIN_REFUSED: {
+    class: "ConfigError",
+    meaning:
+      "A plugin source kind was refused before any import: no allowlist, no installed plugin of that kind, two of them (or a built-in kind), or a package not on the allowlist.",
+    details: {
+      source: optional(source),
+      kind: optional(string("The plugin source kind.")),
+      package: optional(string("The npm package.")),
+      version: optional(string("The installed version.")),
+      reason: oneOf(
+        ["allowlist-empty", "unknown", "duplicate", "not-allowed", "entry"],
+        "Why it was refused.",
+      ),
+    },
+  },
+  PLUGIN_INVALID: {
+    class: "SourceError",
+    meaning:
+      "An allowed plugin's entry point is not defineSourceAdapter(...) of its declared kind, or its output does not fit the plugin contract.",
+    details: {
+      source,
+      package: string("The npm package."),
+      pointer: optional(string("Where in its output the problem is.")),
+    },
+  },
+  PLUGIN_FAILED: {
+    class: "SourceError",
+    meaning: "An allowed plugin failed to load, threw, or ran past its time limit.",
+    details: {
+      source,
+      package: string("The npm package."),
+      reason: oneOf(["import", "threw", "timeout"], "What went wrong."),
+      timeoutMs: optional(number("The time limit.")),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;

@@ -7,12 +7,14 @@ import type {
   McpSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
+  PluginSourceConfig,
   ProposalSourceConfig,
 } from "../config/config.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { openapiAdapter } from "./openapi/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
+import { pluginAdapter } from "./plugin/index.js";
 import { proposalAdapter } from "./proposal/index.js";
 import type { SourceAdapter } from "./types.js";
 
@@ -22,6 +24,7 @@ interface ConfigByKind {
   readonly mcp: McpSourceConfig;
   readonly optimade: OptimadeSourceConfig;
   readonly proposal: ProposalSourceConfig;
+  readonly plugin: PluginSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -30,4 +33,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   mcp: mcpAdapter,
   optimade: optimadeAdapter,
   proposal: proposalAdapter,
+  plugin: pluginAdapter,
 };
