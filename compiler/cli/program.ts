@@ -118,6 +118,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stdout(`Added optimade source "${name}". Run \`schemarouter compile\`.\n`);
     });
   add
+    .command("provider <name>")
+    .description(
+      "a provider's declared access methods, from a profile file (installs no SDK, stores no credential)",
+    )
+    .requiredOption("--profile <file>", "the provider profile (JSON)")
+    .action(async (name: string, options: { profile: string }) => {
+      const { addProvider, formatAddProvider } = await import("../providers/cli.js");
+      io.stdout(
+        formatAddProvider(name, await addProvider(configPath(), name, resolve(io.cwd, options.profile))),
+      );
+    });
+  add
     .command("local <name> <module>")
     .description("a local TypeScript/JavaScript tool module (default export defineLocalTool(...))")
     .action(async (name: string, module: string) => {

@@ -40,6 +40,7 @@ export async function checkDrift(
     env,
     allowInsecureHttp: config.allowInsecureHttp,
     ...(config.file.plugins !== undefined ? { plugins: config.file.plugins } : {}),
+    ...(config.file.providers !== undefined ? { providers: config.file.providers } : {}),
   };
   const fresh = [];
   for (const [name, source] of Object.entries(config.sources).sort(([a], [b]) =>

@@ -13,6 +13,7 @@ import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
 import type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
 import type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
+import { checkProviders, type ProvidersConfig } from "./providers.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { ServeConfig } from "./serve.js";
 
@@ -26,6 +27,7 @@ export const DEFAULTS = {
 export type { ExternalRefsConfig } from "./external-refs.js";
 export type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
 export type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
+export type { ProviderConfig, ProvidersConfig } from "./providers.js";
 
 export interface EnvRef {
   readonly env: string;
@@ -124,6 +126,8 @@ export interface ConfigFile {
   readonly proposer?: ProposerConfig;
   /** Adapter plugins that may be loaded (docs/plugins.md). */
   readonly plugins?: PluginsConfig;
+  /** Logical providers and their access methods (docs/providers.md). */
+  readonly providers?: ProvidersConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */
@@ -215,6 +219,7 @@ export function validateConfig(value: unknown, where: string, text?: string): Co
       );
     }
   }
+  checkProviders(config.providers, config.sources, where);
   return config;
 }
 

@@ -8,6 +8,7 @@ import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragm
 import { mcpSourceConfigSchema } from "./mcp-source.js";
 import { pluginSourceSchema, pluginsSchema } from "./plugin-source.js";
 import { proposalSourceSchema, proposerSchema } from "./proposal-source.js";
+import { providersSchema } from "./providers.js";
 import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
@@ -141,6 +142,7 @@ export const CONFIG_SCHEMA = {
     serve: serveConfigSchema,
     proposer: proposerSchema,
     plugins: pluginsSchema,
+    providers: providersSchema,
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },

@@ -230,4 +230,13 @@ export const COMPILER_ERRORS = {
       timeoutMs: optional(number("The time limit.")),
     },
   },
+  PROVIDER_PROFILE_INVALID: {
+    class: "ConfigError",
+    meaning:
+      "A provider profile given to `schemarouter add provider` cannot be read, does not fit the profile format, or tries to carry credentials or authority.",
+    details: {
+      path: optional(path),
+      pointer: optional(string("Where in the profile the problem is.")),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;
