@@ -56,5 +56,21 @@ export type { ServeConfig } from "./config/serve.js";
 export { COMPILER_VERSION } from "./emit/version.js";
 export { COMPILER_ERROR_CODES, CompileError, ConfigError, SourceError } from "./errors/errors.js";
 export { applyOverlays } from "./overlays/overlays.js";
+export {
+  defineProposer,
+  type Proposer,
+  type ProposerAnswer,
+  type ProposerCandidate,
+  type ProposerInput,
+} from "./proposals/proposer.js";
 export { ADAPTERS } from "./sources/index.js";
+export {
+  defineSourceAdapter,
+  type PluginEndpoint,
+  type PluginOutput,
+  type PluginParameter,
+  type PluginResolveContext,
+  type SourceAdapterPlugin,
+} from "./sources/plugin/define.js";
+export type { SchemaProposal } from "./sources/proposal/proposal.js";
 export type { SourceAdapter, SourceContext, SourceResult } from "./sources/types.js";

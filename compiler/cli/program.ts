@@ -27,6 +27,8 @@ import { graphOfLock } from "./graph.js";
 import { addSource, initConfig } from "./init.js";
 import { inspectLock, inspectReport } from "./inspect.js";
 import { runMigrate } from "./migrate.js";
+import { registerPluginCommands } from "./plugins.js";
+import { registerProposalCommands } from "./proposals.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -116,6 +118,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (name: string, location: string) => {
       await addSource(configPath(), name, { kind: "optimade", location });
       io.stdout(`Added optimade source "${name}". Run \`schemarouter compile\`.\n`);
+    });
+  add
+    .command("provider <name>")
+    .description(
+      "a provider's declared access methods, from a profile file (installs no SDK, stores no credential)",
+    )
+    .requiredOption("--profile <file>", "the provider profile (JSON)")
+    .action(async (name: string, options: { profile: string }) => {
+      const { addProvider, formatAddProvider } = await import("../providers/cli.js");
+      io.stdout(
+        formatAddProvider(name, await addProvider(configPath(), name, resolve(io.cwd, options.profile))),
+      );
     });
   add
     .command("local <name> <module>")
@@ -326,6 +340,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const { runServe } = await import("./serve.js");
       exitCode = await runServe(configPath(), io, options);
     });
+
+  registerProposalCommands(program, io, configPath);
+  registerPluginCommands(program, io, configPath);
 
   const json = argv.includes("--json");
   try {

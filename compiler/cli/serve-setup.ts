@@ -30,7 +30,7 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
   for (const name of Object.keys(serve.bindings ?? {})) {
     const kind = Object.hasOwn(config.sources, name) ? config.sources[name]!.kind : undefined;
     if (kind === undefined) throw invalid(config, `serve.bindings.${name}: there is no source "${name}".`);
-    if (kind !== "openapi" && kind !== "optimade") {
+    if (kind !== "openapi" && kind !== "optimade" && kind !== "proposal" && kind !== "plugin") {
       throw invalid(
         config,
         `serve.bindings.${name}: only openapi and optimade sources take a binding here (${kind} sources are bound from their source config).`,
@@ -56,7 +56,7 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
     for (const [name, source] of Object.entries(config.sources)) {
       if (!locked.has(name)) continue;
       const binding = serve.bindings?.[name];
-      if (source.kind === "openapi") {
+      if (source.kind === "openapi" || source.kind === "plugin") {
         if (binding?.baseUrl === undefined) continue;
         bindings[name] = httpBinding(name, binding, env);
       } else if (source.kind === "optimade") {
@@ -68,6 +68,9 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
               : {}),
           },
         };
+      } else if (source.kind === "proposal") {
+        // The approved base URL (docs/sources/proposals.md); serve.bindings may add headers.
+        bindings[name] = httpBinding(name, { ...binding, baseUrl: source.baseUrl }, env);
       } else if (source.kind === "mcp") {
         const { options } = mcpConnection(name, source, {
           cwd: config.dir,

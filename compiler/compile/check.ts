@@ -35,7 +35,13 @@ export async function checkDrift(
   const config = await loadConfig(configPath);
   // Every locked contract is compared, so every one is verified now.
   const locked = await loadCatalog({ lockfile: config.lockfile, verify: "full" });
-  const context: SourceContext = { cwd: config.dir, env, allowInsecureHttp: config.allowInsecureHttp };
+  const context: SourceContext = {
+    cwd: config.dir,
+    env,
+    allowInsecureHttp: config.allowInsecureHttp,
+    ...(config.file.plugins !== undefined ? { plugins: config.file.plugins } : {}),
+    ...(config.file.providers !== undefined ? { providers: config.file.providers } : {}),
+  };
   const fresh = [];
   const sourceWarnings: string[] = [];
   for (const [name, source] of Object.entries(config.sources).sort(([a], [b]) =>

@@ -5,6 +5,7 @@
  * entry, artifact and bindings all match what compiling it again would produce is reused as it is
  * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
  */
+
 import { join, relative } from "node:path";
 import type { SourceKind, ToolSpec } from "schemarouter/internal";
 import {
@@ -25,6 +26,7 @@ import { type OutputFile, type WriteResult, writeOutputs } from "../emit/write.j
 import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
 import { applyOverlays } from "../overlays/overlays.js";
+import { applyProvider } from "../providers/apply.js";
 import type { SourceContext, SourceResult } from "../sources/types.js";
 import { coverageOf, type SourceCoverage } from "./coverage.js";
 import { type SourceSummary, summarizeLockChanges } from "./summary.js";
@@ -80,6 +82,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     cwd: config.dir,
     env: options.env ?? process.env,
     allowInsecureHttp: config.allowInsecureHttp,
+    ...(config.file.plugins !== undefined ? { plugins: config.file.plugins } : {}),
+    ...(config.file.providers !== undefined ? { providers: config.file.providers } : {}),
   };
   const previousLock = readPreviousLock(config.lockfile);
   const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;
@@ -195,7 +199,11 @@ export async function resolveSource(
     resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
   };
   const result = await adapter.resolve(name, config, context);
-  const tools = applyOverlays(name, result.tools, result.defs, config.overlays);
+  const tools = applyProvider(
+    name,
+    applyOverlays(name, result.tools, result.defs, config.overlays),
+    context.providers,
+  );
   return { ...result, tools };
 }
 

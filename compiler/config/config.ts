@@ -11,6 +11,9 @@ import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/in
 import { ConfigError } from "../errors/errors.js";
 import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
+import type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
+import type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
+import { checkProviders, type ProvidersConfig } from "./providers.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import type { ServeConfig } from "./serve.js";
 
@@ -22,6 +25,9 @@ export const DEFAULTS = {
 } as const;
 
 export type { ExternalRefsConfig } from "./external-refs.js";
+export type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
+export type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
+export type { ProviderConfig, ProvidersConfig } from "./providers.js";
 
 export interface EnvRef {
   readonly env: string;
@@ -110,7 +116,13 @@ export interface OptimadeSourceConfig {
   readonly overlays?: Overlays;
 }
 
-export type SourceConfig = OpenApiSourceConfig | LocalSourceConfig | McpSourceConfig | OptimadeSourceConfig;
+export type SourceConfig =
+  | OpenApiSourceConfig
+  | LocalSourceConfig
+  | McpSourceConfig
+  | OptimadeSourceConfig
+  | ProposalSourceConfig
+  | PluginSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;
@@ -121,6 +133,12 @@ export interface ConfigFile {
   readonly sources: Readonly<Record<string, SourceConfig>>;
   /** `schemarouter serve` (docs/serve.md). */
   readonly serve?: ServeConfig;
+  /** The proposer `schemarouter propose` loads (docs/sources/proposals.md). */
+  readonly proposer?: ProposerConfig;
+  /** Adapter plugins that may be loaded (docs/plugins.md). */
+  readonly plugins?: PluginsConfig;
+  /** Logical providers and their access methods (docs/providers.md). */
+  readonly providers?: ProvidersConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */
@@ -212,6 +230,7 @@ export function validateConfig(value: unknown, where: string, text?: string): Co
       );
     }
   }
+  checkProviders(config.providers, config.sources, where);
   return config;
 }
 

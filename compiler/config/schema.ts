@@ -6,6 +6,9 @@
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { pluginSourceSchema, pluginsSchema } from "./plugin-source.js";
+import { proposalSourceSchema, proposerSchema } from "./proposal-source.js";
+import { providersSchema } from "./providers.js";
 import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
@@ -132,6 +135,16 @@ const optimadeSource = {
   },
 } as const;
 
+const proposalSource = {
+  ...proposalSourceSchema,
+  properties: { ...proposalSourceSchema.properties, overlays },
+} as const;
+
+const pluginSource = {
+  ...pluginSourceSchema,
+  properties: { ...pluginSourceSchema.properties, overlays },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -159,18 +172,23 @@ export const CONFIG_SCHEMA = {
       description: "Allow plain http:// sources on non-loopback hosts.",
     },
     serve: serveConfigSchema,
+    proposer: proposerSchema,
+    plugins: pluginsSchema,
+    providers: providersSchema,
     sources: {
       type: "object",
       propertyNames: { pattern: "^[a-z][A-Za-z0-9_]*$" },
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
           { if: { properties: { kind: { const: "mcp" } } }, then: mcpSource },
           { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
+          { if: { properties: { kind: { const: "proposal" } } }, then: proposalSource },
+          { if: { properties: { kind: { const: "plugin" } } }, then: pluginSource },
         ],
       },
     },

@@ -162,4 +162,90 @@ export const COMPILER_ERRORS = {
       pointer: optional(string("Where in the overlay document the problem is (a JSON Pointer).")),
     },
   },
+  PROPOSER_INVALID: {
+    class: "SourceError",
+    meaning:
+      "The proposer module named in the config or on the command line cannot be loaded or is not defineProposer(...).",
+    details: { source, module: optional(string("The proposer module.")) },
+  },
+  PROPOSER_FAILED: {
+    class: "SourceError",
+    meaning:
+      "The proposer threw, ran past its time limit, or returned something that is not a candidate list.",
+    details: {
+      source,
+      reason: oneOf(["threw", "timeout", "malformed"], "What went wrong."),
+      timeoutMs: optional(number("The time limit.")),
+    },
+  },
+  PROPOSAL_INVALID: {
+    class: "SourceError",
+    meaning: "A proposal file is missing, is not JSON, or is not a SchemaProposal of this format.",
+    details: { source, path: optional(path), pointer: optional(string("Where in the file the problem is.")) },
+  },
+  PROPOSAL_REFUSED: {
+    class: "ConfigError",
+    meaning:
+      "`schemarouter approve` refused: no explicit base URL, grounding below the threshold, or nothing grounded to approve.",
+    details: {
+      path: optional(path),
+      reason: oneOf(["base-url", "threshold", "empty", "name"], "Why approval was refused."),
+      grounding: optional(number("The proposal's grounded share (0..1).")),
+      threshold: optional(number("The threshold asked for.")),
+    },
+  },
+  PROPOSAL_NOT_APPROVED: {
+    class: "SourceError",
+    meaning: "A `proposal` source's file is not the one approved (its digest differs from the config's).",
+    details: {
+      source,
+      path: optional(path),
+      approved: string("The digest recorded by `schemarouter approve`."),
+      actual: string("The digest of the file now."),
+    },
+  },
+  PLUGIN_REFUSED: {
+    class: "ConfigError",
+    meaning:
+      "A plugin source kind was refused before any import: no allowlist, no installed plugin of that kind, two of them (or a built-in kind), or a package not on the allowlist.",
+    details: {
+      source: optional(source),
+      kind: optional(string("The plugin source kind.")),
+      package: optional(string("The npm package.")),
+      version: optional(string("The installed version.")),
+      reason: oneOf(
+        ["allowlist-empty", "unknown", "duplicate", "not-allowed", "entry"],
+        "Why it was refused.",
+      ),
+    },
+  },
+  PLUGIN_INVALID: {
+    class: "SourceError",
+    meaning:
+      "An allowed plugin's entry point is not defineSourceAdapter(...) of its declared kind, or its output does not fit the plugin contract.",
+    details: {
+      source,
+      package: string("The npm package."),
+      pointer: optional(string("Where in its output the problem is.")),
+    },
+  },
+  PLUGIN_FAILED: {
+    class: "SourceError",
+    meaning: "An allowed plugin failed to load, threw, or ran past its time limit.",
+    details: {
+      source,
+      package: string("The npm package."),
+      reason: oneOf(["import", "threw", "timeout"], "What went wrong."),
+      timeoutMs: optional(number("The time limit.")),
+    },
+  },
+  PROVIDER_PROFILE_INVALID: {
+    class: "ConfigError",
+    meaning:
+      "A provider profile given to `schemarouter add provider` cannot be read, does not fit the profile format, or tries to carry credentials or authority.",
+    details: {
+      path: optional(path),
+      pointer: optional(string("Where in the profile the problem is.")),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;

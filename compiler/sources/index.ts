@@ -7,11 +7,15 @@ import type {
   McpSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
+  PluginSourceConfig,
+  ProposalSourceConfig,
 } from "../config/config.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { openapiAdapter } from "./openapi/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
+import { pluginAdapter } from "./plugin/index.js";
+import { proposalAdapter } from "./proposal/index.js";
 import type { SourceAdapter } from "./types.js";
 
 interface ConfigByKind {
@@ -19,6 +23,8 @@ interface ConfigByKind {
   readonly local: LocalSourceConfig;
   readonly mcp: McpSourceConfig;
   readonly optimade: OptimadeSourceConfig;
+  readonly proposal: ProposalSourceConfig;
+  readonly plugin: PluginSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -26,4 +32,6 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   local: localAdapter,
   mcp: mcpAdapter,
   optimade: optimadeAdapter,
+  proposal: proposalAdapter,
+  plugin: pluginAdapter,
 };

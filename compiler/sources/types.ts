@@ -3,6 +3,7 @@
  * capability contracts as data. Adapters never write files.
  */
 import type { CompatibilityIssue, JsonSchema, SourceKind, ToolSpec } from "schemarouter/internal";
+import type { PluginsConfig, ProvidersConfig } from "../config/config.js";
 
 export interface SourceContext {
   /** Directory that relative locations resolve against (the config file's directory). */
@@ -11,6 +12,10 @@ export interface SourceContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Allow plain http:// to non-loopback hosts (local config opt-in). */
   readonly allowInsecureHttp: boolean;
+  /** The config's plugin allowlist (docs/plugins.md); absent: no plugin may load. */
+  readonly plugins?: PluginsConfig;
+  /** The config's providers (docs/providers.md): who each source's tools belong to. */
+  readonly providers?: ProvidersConfig;
 }
 
 export interface SourceResult {

@@ -18,7 +18,7 @@ export type Effect = "read" | "write" | "destructive" | "unclassified";
 
 export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
 
-export type SourceKind = "openapi" | "mcp" | "optimade" | "local";
+export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin";
 
 /** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
 export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
