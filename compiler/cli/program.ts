@@ -47,7 +47,7 @@ export const processIo = (): CliIo => ({
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command("schemarouter")
-    .description("Compile OpenAPI, MCP and OPTIMADE sources into pinned capabilities and typed bindings.")
+    .description("Compile OpenAPI, MCP, OPTIMADE and OData sources into pinned capabilities and typed bindings.")
     .version(COMPILER_VERSION)
     .option("-c, --config <path>", "config file", CONFIG_FILE)
     .exitOverride()
@@ -114,6 +114,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (name: string, location: string) => {
       await addSource(configPath(), name, { kind: "optimade", location });
       io.stdout(`Added optimade source "${name}". Run \`schemarouter compile\`.\n`);
+    });
+  add
+    .command("odata <name> <location>")
+    .description("an OData v4 service by service root URL, or a CSDL XML file (with --service-root)")
+    .option("--service-root <url>", "where calls go, when <location> is a CSDL file")
+    .action(async (name: string, location: string, options: { serviceRoot?: string }) => {
+      await addSource(configPath(), name, {
+        kind: "odata",
+        location,
+        ...(options.serviceRoot !== undefined ? { serviceRoot: options.serviceRoot } : {}),
+      });
+      io.stdout(
+        `Added odata source "${name}". Classify its actions in "effects" if they delete, then run \`schemarouter compile\`.\n`,
+      );
     });
   add
     .command("local <name> <module>")

@@ -30,10 +30,10 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
   for (const name of Object.keys(serve.bindings ?? {})) {
     const kind = Object.hasOwn(config.sources, name) ? config.sources[name]!.kind : undefined;
     if (kind === undefined) throw invalid(config, `serve.bindings.${name}: there is no source "${name}".`);
-    if (kind !== "openapi" && kind !== "optimade") {
+    if (kind !== "openapi" && kind !== "optimade" && kind !== "odata") {
       throw invalid(
         config,
-        `serve.bindings.${name}: only openapi and optimade sources take a binding here (${kind} sources are bound from their source config).`,
+        `serve.bindings.${name}: only openapi, optimade and odata sources take a binding here (${kind} sources are bound from their source config).`,
       );
     }
   }
@@ -63,6 +63,15 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
         bindings[name] = {
           optimade: {
             ...(binding?.baseUrl !== undefined ? { baseUrl: binding.baseUrl } : {}),
+            ...(binding?.headers !== undefined
+              ? { headers: secrets(name, "headers", binding.headers, env) }
+              : {}),
+          },
+        };
+      } else if (source.kind === "odata") {
+        bindings[name] = {
+          odata: {
+            ...(binding?.baseUrl !== undefined ? { serviceRoot: binding.baseUrl } : {}),
             ...(binding?.headers !== undefined
               ? { headers: secrets(name, "headers", binding.headers, env) }
               : {}),

@@ -100,6 +100,36 @@ const optimadeSource = {
   },
 } as const;
 
+const odataSource = {
+  type: "object",
+  required: ["kind", "location"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "odata" },
+    location: {
+      type: "string",
+      minLength: 1,
+      description: "OData v4 service root URL (its $metadata is read) or a CSDL XML file (relative to this config).",
+    },
+    serviceRoot: {
+      type: "string",
+      minLength: 1,
+      description: "Service root URL calls go to; required when location is a file.",
+    },
+    schemaHeaders: {
+      type: "object",
+      additionalProperties: env,
+      description: "Headers sent only when fetching $metadata, each from a named environment variable.",
+    },
+    effects: {
+      type: "object",
+      additionalProperties: { enum: ["read", "write", "destructive"] },
+      description: "Trusted local side-effect classification by endpoint name (actions are write otherwise).",
+    },
+    overlays,
+  },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -133,12 +163,13 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "odata"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
           { if: { properties: { kind: { const: "mcp" } } }, then: mcpSource },
           { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
+          { if: { properties: { kind: { const: "odata" } } }, then: odataSource },
         ],
       },
     },
