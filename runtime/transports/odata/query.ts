@@ -164,11 +164,13 @@ export function requestUrl(
 ): URL {
   const base = serviceRoot.pathname === "/" ? serviceRoot.origin : `${serviceRoot.origin}${serviceRoot.pathname}`;
   const url = new URL(`${base}${resourcePath(route, execution, args)}`);
+  // Spaces are %20, never "+": OData URL parsers (CAP's among them) read "+" literally.
+  const query: [string, string][] = [];
   if (execution.operation === "list") {
     const filter = filterExpression(route, execution.filterable, args.filter);
-    if (filter !== undefined) url.searchParams.set("$filter", filter);
+    if (filter !== undefined) query.push(["$filter", filter]);
     const orderby = orderbyExpression(route, execution.filterable, args.orderby);
-    if (orderby !== undefined) url.searchParams.set("$orderby", orderby);
+    if (orderby !== undefined) query.push(["$orderby", orderby]);
     for (const name of ["top", "skip"] as const) {
       const value = args[name];
       if (value === undefined) continue;
@@ -178,14 +180,15 @@ export function requestUrl(
           argument: name,
           type: "Edm.Int32",
         });
-      url.searchParams.set(`$${name}`, String(value));
+      query.push([`$${name}`, String(value)]);
     }
-    if (args.count === true) url.searchParams.set("$count", "true");
+    if (args.count === true) query.push(["$count", "true"]);
   }
   if (execution.operation === "list" || execution.operation === "get" || execution.operation === "singleton") {
     const select = selectList(endpoint, selected);
     if (select !== undefined && endpoint.serverProjection !== undefined)
-      url.searchParams.set("$select", select.join(endpoint.serverProjection.separator));
+      query.push(["$select", select.join(endpoint.serverProjection.separator)]);
   }
+  url.search = query.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
   return url;
 }
