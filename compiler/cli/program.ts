@@ -47,7 +47,9 @@ export const processIo = (): CliIo => ({
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command("schemarouter")
-    .description("Compile OpenAPI, MCP, OPTIMADE and OData sources into pinned capabilities and typed bindings.")
+    .description(
+      "Compile OpenAPI, MCP, OPTIMADE and OData sources into pinned capabilities and typed bindings.",
+    )
     .version(COMPILER_VERSION)
     .option("-c, --config <path>", "config file", CONFIG_FILE)
     .exitOverride()

@@ -109,7 +109,8 @@ const odataSource = {
     location: {
       type: "string",
       minLength: 1,
-      description: "OData v4 service root URL (its $metadata is read) or a CSDL XML file (relative to this config).",
+      description:
+        "OData v4 service root URL (its $metadata is read) or a CSDL XML file (relative to this config).",
     },
     serviceRoot: {
       type: "string",

@@ -56,8 +56,8 @@ import {
   mcpClientFactory,
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
-import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { createOdataBinding, type OdataBindingSettings } from "../transports/odata/transport.js";
+import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */

@@ -103,7 +103,9 @@ describe("entity sets", () => {
       ),
     );
     // Comparisons follow the declared property order (title, stock, …, published): deterministic URLs.
-    expect(last().query.$filter).toBe("contains(title,'e') and stock ge 11 and stock lt 400 and published lt 1900-01-01");
+    expect(last().query.$filter).toBe(
+      "contains(title,'e') and stock ge 11 and stock lt 400 and published lt 1900-01-01",
+    );
     expect(last().query.$orderby).toBe("stock desc");
     expect(combined.data).toEqual({
       "@odata.count": 3,
@@ -121,7 +123,9 @@ describe("entity sets", () => {
       pin(router, "Books_list", { filter: { isbn13: { eq: "9223372036854775807" } } }, ["isbn13", "title"]),
     );
     expect(last().query.$filter).toBe("isbn13 eq 9223372036854775807");
-    expect(result.data).toEqual({ value: [{ isbn13: "9223372036854775807", title: 'Catweazle\'s "Guide"' }] });
+    expect(result.data).toEqual({
+      value: [{ isbn13: "9223372036854775807", title: 'Catweazle\'s "Guide"' }],
+    });
   });
 
   it("refuses a free-text filter and an undeclared filter property before anything is sent", async () => {
@@ -129,9 +133,13 @@ describe("entity sets", () => {
     const before = cap.requests.length;
     const text = await refusal(router.call(pin(router, "Books_list", { filter: "stock gt 1 or 1 eq 1" })));
     expect(text.code).toBe("INPUT_SCHEMA_VIOLATION");
-    const undeclared = await refusal(router.call(pin(router, "Books_list", { filter: { secret: { eq: 1 } } })));
+    const undeclared = await refusal(
+      router.call(pin(router, "Books_list", { filter: { secret: { eq: 1 } } })),
+    );
     expect(undeclared.code).toBe("INPUT_SCHEMA_VIOLATION");
-    const wrongType = await refusal(router.call(pin(router, "Books_list", { filter: { stock: { eq: "1 or true" } } })));
+    const wrongType = await refusal(
+      router.call(pin(router, "Books_list", { filter: { stock: { eq: "1 or true" } } })),
+    );
     expect(wrongType.code).toBe("INPUT_SCHEMA_VIOLATION");
     expect(cap.requests.length).toBe(before);
   });
@@ -147,7 +155,9 @@ describe("entity sets", () => {
       ["/odata/v4/catalog/Books", "3"],
       ["/odata/v4/catalog/Books", "6"],
     ]);
-    expect((all.data as { value: Json[] }).value.map((book) => book.ID)).toEqual([201, 207, 251, 252, 271, 272]);
+    expect((all.data as { value: Json[] }).value.map((book) => book.ID)).toEqual([
+      201, 207, 251, 252, 271, 272,
+    ]);
     expect(all.data).not.toHaveProperty("@schemarouter.moreDataAvailable");
 
     const limited = await load({ odata: { maxPages: 1 } });
@@ -171,7 +181,9 @@ describe("entity sets", () => {
     const missing = await refusal(router.call(pin(router, "Books_get", { ID: 999 })));
     expect(missing.code).toBe("ODATA_ERROR");
     expect(missing.details).toMatchObject({ status: 404, route: "shop.Books_get" });
-    expect(missing.message).toMatch(/^shop\.Books_get: the OData service answered HTTP 404 \(service text, untrusted:/);
+    expect(missing.message).toMatch(
+      /^shop\.Books_get: the OData service answered HTTP 404 \(service text, untrusted:/,
+    );
   });
 
   it("reads a singleton", async () => {
@@ -196,9 +208,18 @@ describe("functions and actions", () => {
   it("classifies functions as read and actions as write: the default policy refuses actions", async () => {
     const router = await load();
     const effects = Object.fromEntries(
-      [...router.registry.get("shop")!.endpoints.values()].map((endpoint) => [endpoint.name, endpoint.effect]),
+      [...router.registry.get("shop")!.endpoints.values()].map((endpoint) => [
+        endpoint.name,
+        endpoint.effect,
+      ]),
     );
-    expect(effects).toMatchObject({ stockOf: "read", booksByGenre: "read", Books_related: "read", order: "write", Books_restock: "write" });
+    expect(effects).toMatchObject({
+      stockOf: "read",
+      booksByGenre: "read",
+      Books_related: "read",
+      order: "write",
+      Books_restock: "write",
+    });
     const before = cap.requests.length;
     const denied = await refusal(router.call(pin(router, "order", { book: 201, quantity: 1 })));
     expect(denied.code).toBe("POLICY_DENIED");

@@ -96,7 +96,8 @@ export interface CsdlModel {
   readonly ignored: readonly { readonly pointer: string; readonly element: string }[];
 }
 
-const children = (element: XmlElement, name: string) => element.children.filter((child) => child.name === name);
+const children = (element: XmlElement, name: string) =>
+  element.children.filter((child) => child.name === name);
 
 /** The Core.Description annotation of an element, when it is a plain string. */
 function descriptionOf(element: XmlElement): string | undefined {
@@ -151,7 +152,9 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
   const typeOf = (raw: string | undefined): { type: string; collection: boolean } => {
     const value = raw ?? "Edm.Untyped";
     const match = /^Collection\((.+)\)$/.exec(value);
-    return match === null ? { type: qualify(value), collection: false } : { type: qualify(match[1]!), collection: true };
+    return match === null
+      ? { type: qualify(value), collection: false }
+      : { type: qualify(match[1]!), collection: true };
   };
   const propertyOf = (element: XmlElement, nullableDefault: boolean): CsdlProperty => {
     const { type, collection } = typeOf(element.attributes.Type);
@@ -161,7 +164,8 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
       name: element.attributes.Name ?? "",
       type,
       collection,
-      nullable: element.attributes.Nullable === undefined ? nullableDefault : element.attributes.Nullable !== "false",
+      nullable:
+        element.attributes.Nullable === undefined ? nullableDefault : element.attributes.Nullable !== "false",
       ...(Number.isSafeInteger(maxLength) && maxLength > 0 ? { maxLength } : {}),
       ...(description !== undefined ? { description } : {}),
     };
@@ -186,7 +190,9 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
             kind: element.name === "EntityType" ? "entity" : "complex",
             name,
             qualified,
-            ...(element.attributes.BaseType !== undefined ? { baseType: qualify(element.attributes.BaseType) } : {}),
+            ...(element.attributes.BaseType !== undefined
+              ? { baseType: qualify(element.attributes.BaseType) }
+              : {}),
             abstract: element.attributes.Abstract === "true",
             openType: element.attributes.OpenType === "true",
             key: children(element, "Key").flatMap((key) =>
@@ -211,7 +217,10 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
           });
           break;
         case "TypeDefinition":
-          typeDefinitions.set(qualified, { qualified, underlying: qualify(element.attributes.UnderlyingType ?? "") });
+          typeDefinitions.set(qualified, {
+            qualified,
+            underlying: qualify(element.attributes.UnderlyingType ?? ""),
+          });
           break;
         case "Function":
         case "Action": {
@@ -255,7 +264,9 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
                 kind: child.name === "FunctionImport" ? ("function" as const) : ("action" as const),
                 name: child.attributes.Name ?? "",
                 operation: qualify(child.attributes.Function ?? child.attributes.Action ?? ""),
-                ...(child.attributes.EntitySet !== undefined ? { entitySet: child.attributes.EntitySet } : {}),
+                ...(child.attributes.EntitySet !== undefined
+                  ? { entitySet: child.attributes.EntitySet }
+                  : {}),
               })),
           };
           break;
@@ -267,5 +278,13 @@ export function readCsdl(source: string, root: XmlElement): CsdlModel {
       }
     }
   }
-  return { version, structured, enums, typeDefinitions, operations, ...(container ? { container } : {}), ignored };
+  return {
+    version,
+    structured,
+    enums,
+    typeDefinitions,
+    operations,
+    ...(container ? { container } : {}),
+    ignored,
+  };
 }

@@ -40,7 +40,11 @@ export function normalizeServiceRoot(source: string, value: string): string {
   return `${url.origin}${path}`;
 }
 
-export async function loadCsdl(source: string, config: OdataSourceConfig, context: SourceContext): Promise<LoadedCsdl> {
+export async function loadCsdl(
+  source: string,
+  config: OdataSourceConfig,
+  context: SourceContext,
+): Promise<LoadedCsdl> {
   if (isUrl(config.location)) {
     const serviceRoot = normalizeServiceRoot(source, config.location);
     if (config.serviceRoot !== undefined && normalizeServiceRoot(source, config.serviceRoot) !== serviceRoot)
@@ -73,8 +77,13 @@ export async function loadCsdl(source: string, config: OdataSourceConfig, contex
     bytes = await readRegularFile(path);
   } catch (error) {
     const code = isSchemaRouterError(error) ? "not a regular file" : (error as NodeJS.ErrnoException).code;
-    throw new SourceError(source, "SOURCE_FETCH_FAILED", `cannot read ${config.location} (${code ?? "error"}).`, {}, { cause: error });
+    throw new SourceError(
+      source,
+      "SOURCE_FETCH_FAILED",
+      `cannot read ${config.location} (${code ?? "error"}).`,
+      {},
+      { cause: error },
+    );
   }
   return { bytes, serviceRoot, location: config.location };
 }
-

@@ -25,14 +25,18 @@ const PRIMITIVES: Readonly<Record<string, JsonSchema>> = {
   "Edm.Date": { type: "string", pattern: "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}$" },
   "Edm.DateTimeOffset": {
     type: "string",
-    pattern: "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$",
+    pattern:
+      "^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$",
   },
   "Edm.TimeOfDay": { type: "string", pattern: "^[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?$" },
   "Edm.Duration": {
     type: "string",
     pattern: "^-?P([0-9]+D)?(T([0-9]+H)?([0-9]+M)?([0-9]+(\\.[0-9]+)?S)?)?$",
   },
-  "Edm.Guid": { type: "string", pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$" },
+  "Edm.Guid": {
+    type: "string",
+    pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+  },
   "Edm.Binary": { type: "string", pattern: "^[A-Za-z0-9_=-]*$", contentEncoding: "base64url" },
   "Edm.Untyped": {},
   "Edm.PrimitiveType": {},

@@ -70,7 +70,10 @@ export function propertyFields(
   });
 }
 
-export function selectProjection(kept: readonly KeptProperty[], key: readonly string[]): ServerProjectionSpec {
+export function selectProjection(
+  kept: readonly KeptProperty[],
+  key: readonly string[],
+): ServerProjectionSpec {
   const selectors: Record<string, string> = {};
   for (const { property } of kept) selectors[property.name] = property.name;
   return { parameter: "$select", selectors, always: [...key], separator: "," };
@@ -149,7 +152,7 @@ export function entitySetEndpoints(
     name: `${set.name}_list`,
     description: `List entities of the OData entity set ${set.name}: ${about} Filter with typed per-property comparisons, sort, page with top/skip; further pages are followed within local limits.`,
     effect: "read",
-    ...inputOf(listParameters(model, kept, filterable)),
+    ...inputOf(listParameters(kept, filterable)),
     outputSchema: collectionSchema(ref),
     fields: [...propertyFields(kept, key, ["value", "*"]), COUNT_FIELD, MORE_FIELD],
     serverProjection: selectProjection(kept, key),

@@ -36,7 +36,12 @@ export const odataAdapter: SourceAdapter<OdataSourceConfig> = {
         "the CSDL document has no <EntityContainer>, so it describes no service; give the service's $metadata.",
       );
     for (const { pointer, element } of model.ignored)
-      report({ pointer, construct: element, level: "partial", message: `<${element}> is not read by schemarouter.` });
+      report({
+        pointer,
+        construct: element,
+        level: "partial",
+        message: `<${element}> is not read by schemarouter.`,
+      });
     const defs = structuredDefs(model, report);
     const named = <T extends { readonly name: string }>(kind: string, items: readonly T[]): T[] =>
       items.filter((item) => {
@@ -54,12 +59,10 @@ export const odataAdapter: SourceAdapter<OdataSourceConfig> = {
     const sets = named("EntitySet", container.entitySets);
     const endpoints: EndpointSpec[] = [
       ...sets.flatMap((set) => entitySetEndpoints(model, set, report)),
-      ...named("Singleton", container.singletons).flatMap((singleton) => singletonEndpoint(model, singleton, report)),
-      ...importEndpoints(
-        model,
-        named("Import", container.imports),
-        report,
+      ...named("Singleton", container.singletons).flatMap((singleton) =>
+        singletonEndpoint(model, singleton, report),
       ),
+      ...importEndpoints(model, named("Import", container.imports), report),
       ...boundEndpoints(model, sets, report),
     ];
     const notes: string[] = [];
@@ -68,7 +71,9 @@ export const odataAdapter: SourceAdapter<OdataSourceConfig> = {
       Object.hasOwn(effects, endpoint.name) ? { ...endpoint, effect: effects[endpoint.name]! } : endpoint,
     );
     const known = new Set(endpoints.map((endpoint) => endpoint.name));
-    for (const endpoint of Object.keys(effects).filter((key) => !known.has(key)).sort())
+    for (const endpoint of Object.keys(effects)
+      .filter((key) => !known.has(key))
+      .sort())
       notes.push(`effects names ${endpoint}, which this service does not have; it classifies nothing`);
     const unique = new Map<string, EndpointSpec>();
     for (const endpoint of classified) {

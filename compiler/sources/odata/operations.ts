@@ -35,7 +35,11 @@ interface Target {
 }
 
 /** Unbound operations addressed by their function or action imports. */
-export function importEndpoints(model: CsdlModel, imports: readonly CsdlImport[], report: Report): EndpointSpec[] {
+export function importEndpoints(
+  model: CsdlModel,
+  imports: readonly CsdlImport[],
+  report: Report,
+): EndpointSpec[] {
   const out: EndpointSpec[] = [];
   for (const entry of imports) {
     const pointer = `/EntityContainer/${entry.kind === "function" ? "FunctionImport" : "ActionImport"}/${entry.name}`;
@@ -80,7 +84,11 @@ export function importEndpoints(model: CsdlModel, imports: readonly CsdlImport[]
 }
 
 /** Bound operations, once per entity set whose entity type is the binding parameter's type. */
-export function boundEndpoints(model: CsdlModel, sets: readonly CsdlEntitySet[], report: Report): EndpointSpec[] {
+export function boundEndpoints(
+  model: CsdlModel,
+  sets: readonly CsdlEntitySet[],
+  report: Report,
+): EndpointSpec[] {
   const out: EndpointSpec[] = [];
   for (const qualified of [...model.operations.keys()].sort()) {
     for (const operation of model.operations.get(qualified)!.filter((candidate) => candidate.bound)) {
@@ -196,13 +204,20 @@ function operationEndpoint(
     collection = returns.collection;
     if (collection) {
       outputSchema = collectionSchema(item);
-      fields = structured === undefined ? [valueField(["value"], returns)] : propertyFields(kept, key, ["value", "*"]);
+      fields =
+        structured === undefined
+          ? [valueField(["value"], returns)]
+          : propertyFields(kept, key, ["value", "*"]);
     } else if (structured !== undefined) {
       outputSchema = item;
       fields = propertyFields(kept, key, []);
     } else {
       // A primitive or enumeration result is wrapped: {"value": …} (OData JSON §11 "Individual Property").
-      outputSchema = { type: "object", required: ["value"], properties: { "@odata.context": { type: "string" }, value: item } };
+      outputSchema = {
+        type: "object",
+        required: ["value"],
+        properties: { "@odata.context": { type: "string" }, value: item },
+      };
       fields = [valueField(["value"], returns)];
     }
   }

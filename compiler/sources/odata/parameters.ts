@@ -6,8 +6,8 @@
  */
 import type { JsonObject, JsonSchema, ODataTypedName, ParameterSpec } from "schemarouter/internal";
 import { inputSchemaOf } from "../input-schema.js";
-import { LITERAL_TYPES, primitiveOf } from "./edm-types.js";
 import type { CsdlModel } from "./csdl.js";
+import { LITERAL_TYPES, primitiveOf } from "./edm-types.js";
 import type { KeptProperty } from "./structured-types.js";
 
 /** Largest `top` a call may ask for; pages beyond it follow `@odata.nextLink` within local limits. */
@@ -29,7 +29,10 @@ const ORDERED = new Set([
   "Edm.String",
 ]);
 
-export function inputOf(parameters: ParameterSpec[]): { parameters: ParameterSpec[]; inputSchema: JsonSchema } {
+export function inputOf(parameters: ParameterSpec[]): {
+  parameters: ParameterSpec[];
+  inputSchema: JsonSchema;
+} {
   return { parameters, inputSchema: inputSchemaOf(parameters) };
 }
 
@@ -39,7 +42,8 @@ export function filterableOf(model: CsdlModel, kept: readonly KeptProperty[]): O
   for (const { property } of kept) {
     if (property.collection) continue;
     const primitive = primitiveOf(model, property.type);
-    if (primitive !== undefined && LITERAL_TYPES.has(primitive)) out.push({ name: property.name, type: primitive });
+    if (primitive !== undefined && LITERAL_TYPES.has(primitive))
+      out.push({ name: property.name, type: primitive });
     else if (primitive === undefined && model.enums.has(property.type))
       out.push({ name: property.name, type: property.type });
   }
@@ -61,7 +65,6 @@ function operatorsOf(type: string, value: JsonSchema, nullable: boolean): Record
 
 /** The list parameters of an entity set whose kept properties are `kept`. */
 export function listParameters(
-  model: CsdlModel,
   kept: readonly KeptProperty[],
   filterable: readonly ODataTypedName[],
 ): ParameterSpec[] {
@@ -85,7 +88,9 @@ export function listParameters(
       minProperties: 1,
     };
   }
-  const sortable = filterable.filter(({ type }) => ORDERED.has(type) || type === "Edm.Boolean" || type === "Edm.Guid");
+  const sortable = filterable.filter(
+    ({ type }) => ORDERED.has(type) || type === "Edm.Boolean" || type === "Edm.Guid",
+  );
   const parameters: ParameterSpec[] = [];
   if (filterable.length > 0)
     parameters.push(
@@ -126,7 +131,9 @@ function plainValue(schema: JsonSchema): JsonSchema {
   }
   const anyOf = schema.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
-    const rest = anyOf.filter((member) => !(typeof member === "object" && member !== null && (member as JsonObject).type === "null"));
+    const rest = anyOf.filter(
+      (member) => !(typeof member === "object" && member !== null && (member as JsonObject).type === "null"),
+    );
     if (rest.length === 1) {
       const { anyOf: _dropped, ...others } = schema;
       return { ...others, ...(rest[0] as JsonObject) };

@@ -82,7 +82,8 @@ export function structuredDefs(
   for (const qualified of [...model.structured.keys()].sort()) {
     const type = model.structured.get(qualified)!;
     const properties: Record<string, JsonSchema> = {};
-    for (const { property, schema } of keptProperties(model, type, report)) properties[property.name] = schema;
+    for (const { property, schema } of keptProperties(model, type, report))
+      properties[property.name] = schema;
     for (const navigation of type.navigation)
       report({
         pointer: `${type.pointer}/NavigationProperty/${navigation.name}`,

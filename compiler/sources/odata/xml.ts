@@ -73,7 +73,13 @@ export function parseCsdlXml(
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new SourceError(source, "SOURCE_PARSE_FAILED", "the CSDL document is not UTF-8.", {}, { cause: error });
+    throw new SourceError(
+      source,
+      "SOURCE_PARSE_FAILED",
+      "the CSDL document is not UTF-8.",
+      {},
+      { cause: error },
+    );
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // A DTD is where entity declarations (internal expansion bombs, external SYSTEM entities) live;

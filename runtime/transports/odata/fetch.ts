@@ -23,7 +23,10 @@ export interface RequestTransport {
 }
 
 /** The call's signal, also aborted after `timeoutMs` (the timer held here; see transports/optimade/fetch.ts). */
-function deadlineSignal(callSignal: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
+function deadlineSignal(
+  callSignal: AbortSignal,
+  timeoutMs: number,
+): { signal: AbortSignal; release(): void } {
   const deadline = new AbortController();
   const timer = setTimeout(() => {
     deadline.abort(new DOMException(`The request timed out after ${timeoutMs} ms.`, "TimeoutError"));

@@ -26,11 +26,15 @@ export function filterExpression(
 ): string | undefined {
   if (filter === undefined) return undefined;
   if (!isRecord(filter))
-    throw new CallRefusedError("ODATA_ARGUMENT_INVALID", `${route}: filter must be an object of per-property comparisons.`, {
-      route,
-      argument: "filter",
-      type: "filter",
-    });
+    throw new CallRefusedError(
+      "ODATA_ARGUMENT_INVALID",
+      `${route}: filter must be an object of per-property comparisons.`,
+      {
+        route,
+        argument: "filter",
+        type: "filter",
+      },
+    );
   const types = new Map(filterable.map((entry) => [entry.name, entry.type]));
   for (const name of Object.keys(filter))
     if (!types.has(name))
@@ -44,11 +48,15 @@ export function filterExpression(
     const comparisons = filter[name];
     if (comparisons === undefined) continue;
     if (!isRecord(comparisons))
-      throw new CallRefusedError("ODATA_ARGUMENT_INVALID", `${route}: filter.${name} must be an object of operators.`, {
-        route,
-        argument: `filter.${name}`,
-        type,
-      });
+      throw new CallRefusedError(
+        "ODATA_ARGUMENT_INVALID",
+        `${route}: filter.${name} must be an object of operators.`,
+        {
+          route,
+          argument: `filter.${name}`,
+          type,
+        },
+      );
     const known = new Set<string>([...COMPARISONS, ...FUNCTIONS, "in"]);
     for (const operator of Object.keys(comparisons))
       if (!known.has(operator))
@@ -65,23 +73,38 @@ export function filterExpression(
     if ("in" in comparisons) {
       const values = comparisons.in;
       if (!Array.isArray(values) || values.length === 0)
-        throw new CallRefusedError("ODATA_ARGUMENT_INVALID", `${route}: filter.${name}.in must be a non-empty list.`, {
-          route,
-          argument: `filter.${name}.in`,
-          type,
-        });
-      const literals = values.map((value, index) => requireLiteral(route, `filter.${name}.in[${index}]`, type, value));
+        throw new CallRefusedError(
+          "ODATA_ARGUMENT_INVALID",
+          `${route}: filter.${name}.in must be a non-empty list.`,
+          {
+            route,
+            argument: `filter.${name}.in`,
+            type,
+          },
+        );
+      const literals = values.map((value, index) =>
+        requireLiteral(route, `filter.${name}.in[${index}]`, type, value),
+      );
       terms.push(`${name} in (${literals.join(",")})`);
     }
     for (const operator of FUNCTIONS) {
       if (!(operator in comparisons)) continue;
       if (type !== "Edm.String")
-        throw new CallRefusedError("ODATA_ARGUMENT_INVALID", `${route}: ${operator} applies to strings only.`, {
-          route,
-          argument: `filter.${name}.${operator}`,
-          type,
-        });
-      const literal = requireLiteral(route, `filter.${name}.${operator}`, "Edm.String", comparisons[operator]);
+        throw new CallRefusedError(
+          "ODATA_ARGUMENT_INVALID",
+          `${route}: ${operator} applies to strings only.`,
+          {
+            route,
+            argument: `filter.${name}.${operator}`,
+            type,
+          },
+        );
+      const literal = requireLiteral(
+        route,
+        `filter.${name}.${operator}`,
+        "Edm.String",
+        comparisons[operator],
+      );
       terms.push(`${operator}(${name},${literal})`);
     }
   }
@@ -89,7 +112,11 @@ export function filterExpression(
 }
 
 /** `$orderby` from the orderby argument: only declared property names, optionally `asc`/`desc`. */
-export function orderbyExpression(route: string, filterable: readonly ODataTypedName[], orderby: unknown): string | undefined {
+export function orderbyExpression(
+  route: string,
+  filterable: readonly ODataTypedName[],
+  orderby: unknown,
+): string | undefined {
   if (orderby === undefined) return undefined;
   const names = new Set(filterable.map((entry) => entry.name));
   const items = Array.isArray(orderby) ? orderby : [orderby];
@@ -130,7 +157,10 @@ export function resourcePath(route: string, execution: ODataExecution, args: Arg
   if (execution.operation === "function") {
     const parameters = execution.parameters
       .filter(({ name }) => args[name] !== undefined)
-      .map(({ name, type }) => `${name}=${encodeURIComponent(requireLiteral(route, name, type, args[name])).replace(/%27/g, "'")}`);
+      .map(
+        ({ name, type }) =>
+          `${name}=${encodeURIComponent(requireLiteral(route, name, type, args[name])).replace(/%27/g, "'")}`,
+      );
     path += `(${parameters.join(",")})`;
   }
   return path;
@@ -162,7 +192,8 @@ export function requestUrl(
   args: Args,
   selected: readonly FieldSpec[],
 ): URL {
-  const base = serviceRoot.pathname === "/" ? serviceRoot.origin : `${serviceRoot.origin}${serviceRoot.pathname}`;
+  const base =
+    serviceRoot.pathname === "/" ? serviceRoot.origin : `${serviceRoot.origin}${serviceRoot.pathname}`;
   const url = new URL(`${base}${resourcePath(route, execution, args)}`);
   // Spaces are %20, never "+": OData URL parsers (CAP's among them) read "+" literally.
   const query: [string, string][] = [];
@@ -175,16 +206,24 @@ export function requestUrl(
       const value = args[name];
       if (value === undefined) continue;
       if (!Number.isSafeInteger(value) || (value as number) < 0)
-        throw new CallRefusedError("ODATA_ARGUMENT_INVALID", `${route}: ${name} must be a non-negative integer.`, {
-          route,
-          argument: name,
-          type: "Edm.Int32",
-        });
+        throw new CallRefusedError(
+          "ODATA_ARGUMENT_INVALID",
+          `${route}: ${name} must be a non-negative integer.`,
+          {
+            route,
+            argument: name,
+            type: "Edm.Int32",
+          },
+        );
       query.push([`$${name}`, String(value)]);
     }
     if (args.count === true) query.push(["$count", "true"]);
   }
-  if (execution.operation === "list" || execution.operation === "get" || execution.operation === "singleton") {
+  if (
+    execution.operation === "list" ||
+    execution.operation === "get" ||
+    execution.operation === "singleton"
+  ) {
     const select = selectList(endpoint, selected);
     if (select !== undefined && endpoint.serverProjection !== undefined)
       query.push(["$select", select.join(endpoint.serverProjection.separator)]);

@@ -8,7 +8,12 @@ import { InvocationError } from "../../errors/errors.js";
 
 /** Transient statuses: retryable by the executor for read-only calls. */
 function isTransient(status: number): boolean {
-  return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+  return (
+    status === 408 ||
+    status === 425 ||
+    status === 429 ||
+    (status >= 500 && status <= 599 && status !== 501 && status !== 505)
+  );
 }
 
 const ADVICE: Readonly<Record<number, string>> = {
@@ -21,7 +26,13 @@ const ADVICE: Readonly<Record<number, string>> = {
 
 /** Untrusted text as a message quotes it: one line, at most 300 characters, in quotes. */
 function quoted(text: string): string {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  let line = "";
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    // Control characters and line separators would let the service's text forge lines of a log.
+    line += code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? " " : char;
+  }
+  line = line.replace(/ {2,}/g, " ").trim();
   return JSON.stringify(line.length > 300 ? `${line.slice(0, 300)}…` : line);
 }
 
@@ -30,7 +41,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The typed error of a non-success answer; `text` is the (bounded, redacted) body, possibly empty. */
-export function odataError(route: string, status: number, text: string, retryAfter: string | undefined): InvocationError {
+export function odataError(
+  route: string,
+  status: number,
+  text: string,
+  retryAfter: string | undefined,
+): InvocationError {
   let body: unknown;
   try {
     body = text === "" ? undefined : JSON.parse(text);
@@ -46,7 +62,10 @@ export function odataError(route: string, status: number, text: string, retryAft
         ? text.slice(0, 500)
         : "";
   const retryable = isTransient(status);
-  const said = [odataCode === "" ? "" : ` code ${quoted(odataCode)}`, detail === "" ? "" : ` message ${quoted(detail)}`].join("");
+  const said = [
+    odataCode === "" ? "" : ` code ${quoted(odataCode)}`,
+    detail === "" ? "" : ` message ${quoted(detail)}`,
+  ].join("");
   return new InvocationError(
     "ODATA_ERROR",
     `${route}: the OData service answered HTTP ${status}${said === "" ? "" : ` (service text, untrusted:${said})`}. ${
@@ -63,7 +82,12 @@ export function parseBody(route: string, text: string, collection: boolean): unk
   try {
     body = text === "" ? null : JSON.parse(text);
   } catch (error) {
-    throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the OData service's response is not JSON.`, { route }, { cause: error });
+    throw new InvocationError(
+      "RESPONSE_NOT_JSON",
+      `${route}: the OData service's response is not JSON.`,
+      { route },
+      { cause: error },
+    );
   }
   if (!collection) return body;
   const fail = (problem: string): never => {
@@ -76,6 +100,7 @@ export function parseBody(route: string, text: string, collection: boolean): unk
   if (!isRecord(body)) return fail("the document is not a JSON object");
   if (!Array.isArray(body.value)) fail("`value` is not an array");
   const next = body["@odata.nextLink"];
-  if (next !== undefined && next !== null && typeof next !== "string") fail("`@odata.nextLink` is not a string");
+  if (next !== undefined && next !== null && typeof next !== "string")
+    fail("`@odata.nextLink` is not a string");
   return body;
 }

@@ -56,7 +56,8 @@ export function parseServiceRoot(value: string): URL {
     throw new TypeError(`OData service root must be http(s), got ${url.protocol}`);
   if (url.username || url.password)
     throw new TypeError("OData service root must not carry credentials; use trusted binding headers");
-  if (url.search || url.hash) throw new TypeError("OData service root must not have a query string or fragment");
+  if (url.search || url.hash)
+    throw new TypeError("OData service root must not have a query string or fragment");
   return new URL(`${url.origin}${url.pathname.replace(/\/+$/, "")}`);
 }
 
@@ -102,9 +103,13 @@ async function invokeOdata(transport: Transport, context: InvocationContext): Pr
   const route = `${context.call.tool}.${context.call.endpoint}`;
   const execution = endpoint.execution;
   if (execution.kind !== "odata" || tool.execution.transport !== "odata") {
-    throw new CallRefusedError("BINDING_NOT_READY", `${route} is not an OData endpoint; bind it to its own transport.`, {
-      route,
-    });
+    throw new CallRefusedError(
+      "BINDING_NOT_READY",
+      `${route} is not an OData endpoint; bind it to its own transport.`,
+      {
+        route,
+      },
+    );
   }
   if (parseServiceRoot(tool.execution.serviceRoot).href !== transport.root.href) {
     throw new CallRefusedError(
@@ -123,7 +128,11 @@ async function invokeOdata(transport: Transport, context: InvocationContext): Pr
     return text === "" ? null : parseBody(route, text, execution.collection);
   }
   if (!execution.collection)
-    return parseBody(route, await sendRequest(transport, url, undefined, budget, route, context.signal), false);
+    return parseBody(
+      route,
+      await sendRequest(transport, url, undefined, budget, route, context.signal),
+      false,
+    );
   return collectPages(transport, url, execution, budget, route, context.signal);
 }
 
@@ -144,23 +153,29 @@ async function collectPages(
   let next: string | undefined;
   for (;;) {
     visited.add(url.href);
-    const page = parseBody(route, await sendRequest(transport, url, undefined, budget, route, signal), true) as Record<
-      string,
-      unknown
-    >;
+    const page = parseBody(
+      route,
+      await sendRequest(transport, url, undefined, budget, route, signal),
+      true,
+    ) as Record<string, unknown>;
     firstPage ??= page;
     value.push(...(page.value as unknown[]));
     next = typeof page["@odata.nextLink"] === "string" ? page["@odata.nextLink"] : undefined;
     if (next === undefined || visited.size >= maxPages || value.length >= maxRecords) break;
     url = checkNextLink(next, url, first, transport.root, route, execution);
     if (visited.has(url.href))
-      throw new InvocationError("TRANSPORT_REFUSED", `${route}: @odata.nextLink repeats a page already fetched; paging stopped.`, {
-        route,
-        reason: "next-repeats",
-      });
+      throw new InvocationError(
+        "TRANSPORT_REFUSED",
+        `${route}: @odata.nextLink repeats a page already fetched; paging stopped.`,
+        {
+          route,
+          reason: "next-repeats",
+        },
+      );
   }
   const merged: Record<string, unknown> = {};
-  for (const key of ["@odata.context", "@odata.count"]) if (firstPage?.[key] !== undefined) merged[key] = firstPage[key];
+  for (const key of ["@odata.context", "@odata.count"])
+    if (firstPage?.[key] !== undefined) merged[key] = firstPage[key];
   merged.value = value.slice(0, maxRecords);
   if (next !== undefined || value.length > maxRecords) merged["@schemarouter.moreDataAvailable"] = true;
   return merged;
@@ -182,10 +197,14 @@ function checkNextLink(
   try {
     url = new URL(next, current);
   } catch {
-    throw new InvocationError("TRANSPORT_REFUSED", `${route}: @odata.nextLink is not a valid URL; paging stopped.`, {
-      route,
-      reason: "next-invalid",
-    });
+    throw new InvocationError(
+      "TRANSPORT_REFUSED",
+      `${route}: @odata.nextLink is not a valid URL; paging stopped.`,
+      {
+        route,
+        reason: "next-invalid",
+      },
+    );
   }
   if (url.origin !== root.origin)
     throw new InvocationError(
@@ -206,10 +225,16 @@ function checkNextLink(
 /**
  * What a trusted OData binding configures; `serviceRoot`, when given, must be the locked one.
  */
-export type OdataBindingSettings = Omit<OdataInvokerOptions, "serviceRoot"> & { readonly serviceRoot?: string };
+export type OdataBindingSettings = Omit<OdataInvokerOptions, "serviceRoot"> & {
+  readonly serviceRoot?: string;
+};
 
 /** The invoker of a binding, bound to the locked service root; a different one is LOCK_MISMATCH. */
-export function createOdataBinding(tool: string, lockedServiceRoot: string, settings: OdataBindingSettings): Invoker {
+export function createOdataBinding(
+  tool: string,
+  lockedServiceRoot: string,
+  settings: OdataBindingSettings,
+): Invoker {
   const { serviceRoot, ...options } = settings;
   if (serviceRoot !== undefined) {
     let given: string;
@@ -230,4 +255,3 @@ export function createOdataBinding(tool: string, lockedServiceRoot: string, sett
   }
   return createOdataInvoker({ ...options, serviceRoot: lockedServiceRoot });
 }
-

@@ -162,7 +162,15 @@ export const OPTIMADE = bare({
 });
 export const LOCAL = bare({ execution: { kind: "local", function: "lookup" } });
 export const ODATA = bare({
-  execution: { kind: "odata", operation: "list", resource: "Books", keys: [], parameters: [], filterable: [{ name: "stock", type: "Edm.Int32" }], collection: true },
+  execution: {
+    kind: "odata",
+    operation: "list",
+    resource: "Books",
+    keys: [],
+    parameters: [],
+    filterable: [{ name: "stock", type: "Edm.Int32" }],
+    collection: true,
+  },
 });
 
 // biome-ignore format: one case per line
