@@ -5,15 +5,15 @@ import type { SourceKind } from "schemarouter/internal";
 import type {
   LocalSourceConfig,
   McpSourceConfig,
+  OdataSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
-  OdataSourceConfig,
 } from "../config/config.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
+import { odataAdapter } from "./odata/index.js";
 import { openapiAdapter } from "./openapi/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
-import { odataAdapter } from "./odata/index.js";
 import type { SourceAdapter } from "./types.js";
 
 interface ConfigByKind {

@@ -16,16 +16,16 @@ export {
   stdioClientFactory,
 } from "./mcp/transport.js";
 export {
-  createOptimadeInvoker,
-  DEFAULT_OPTIMADE_LIMITS,
-  type OptimadeBindingSettings,
-  type OptimadeInvokerOptions,
-  type OptimadeLimits,
-} from "./optimade/transport.js";
-export {
   createOdataInvoker,
   DEFAULT_ODATA_LIMITS,
   type OdataBindingSettings,
   type OdataInvokerOptions,
   type OdataLimits,
 } from "./odata/transport.js";
+export {
+  createOptimadeInvoker,
+  DEFAULT_OPTIMADE_LIMITS,
+  type OptimadeBindingSettings,
+  type OptimadeInvokerOptions,
+  type OptimadeLimits,
+} from "./optimade/transport.js";
