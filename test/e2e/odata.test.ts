@@ -270,6 +270,17 @@ describe("the facade and the generated client", () => {
     expect(books.data).toEqual({ value: [{ title: "The Raven", genre: "poetry" }] });
   });
 
+  it("names a wrong binding key, and refuses an HTTP binding for the OData tool", async () => {
+    const wrongKey = await refusal(
+      SchemaRouter.load({ root: project.dir, bindings: { shop: { odata: {}, baseURL: cap.serviceRoot } as never } }),
+    );
+    expect(wrongKey.code).toBe("BINDING_INVALID");
+    expect(wrongKey.message).toContain('bindings.shop: "baseURL" is not a key of an ODATA binding');
+    const http = await refusal(SchemaRouter.load({ root: project.dir, bindings: { shop: { baseUrl: cap.serviceRoot } } }));
+    expect(http.code).toBe("BINDING_NOT_READY");
+    expect(http.message).toBe("bindings.shop: an HTTP binding (baseUrl) was given for a odata tool.");
+  });
+
   it("refuses a binding for another service root (LOCK_MISMATCH)", async () => {
     const error = await refusal(load({ odata: { serviceRoot: "http://127.0.0.1:1/odata/v4/other" } }));
     expect(error.code).toBe("LOCK_MISMATCH");
