@@ -147,7 +147,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { OptimadeBindingOptions } from "./router/router.js";
+export type { OdataBindingOptions, OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
@@ -173,4 +173,5 @@ export {
   type LocalToolDefinition,
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
+export type { OdataBindingSettings, OdataLimits } from "./transports/odata/transport.js";
 export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";

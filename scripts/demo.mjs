@@ -1,4 +1,4 @@
-// `npm run demo`: start the example OPTIMADE provider, compile the examples with the built CLI,
+// `npm run demo`: start the example OPTIMADE provider and OData service, compile the examples with the built CLI,
 // type-check and build the example apps against the generated bindings, then run governed calls.
 import { spawn } from "node:child_process";
 
@@ -18,10 +18,13 @@ const tsc = () => node("node_modules/typescript/bin/tsc", "-p", "examples/tsconf
 await tsc(); // builds the provider fixture and the apps (against the committed bindings)
 const { startDemoProvider } = await import("../examples/.build/examples/optimade/provider.js");
 const provider = await startDemoProvider();
+const { startDemoService } = await import("../examples/.build/examples/odata/server.js");
+const bookshop = await startDemoService();
 try {
   await node("compiler/dist/cli/bin.js", "compile");
   await tsc(); // again, in case compile regenerated bindings
   await node("examples/.build/examples/demo.js", provider.baseUrl);
 } finally {
+  await bookshop.close();
   await provider.close();
 }

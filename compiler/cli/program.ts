@@ -51,7 +51,9 @@ export const processIo = (): CliIo => ({
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command("schemarouter")
-    .description("Compile OpenAPI, MCP and OPTIMADE sources into pinned capabilities and typed bindings.")
+    .description(
+      "Compile OpenAPI, MCP, OPTIMADE and OData sources into pinned capabilities and typed bindings.",
+    )
     .version(COMPILER_VERSION)
     .option("-c, --config <path>", "config file", CONFIG_FILE)
     .exitOverride()
@@ -129,6 +131,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       const { addProvider, formatAddProvider } = await import("../providers/cli.js");
       io.stdout(
         formatAddProvider(name, await addProvider(configPath(), name, resolve(io.cwd, options.profile))),
+      );
+    });
+  add
+    .command("odata <name> <location>")
+    .description("an OData v4 service by service root URL, or a CSDL XML file (with --service-root)")
+    .option("--service-root <url>", "where calls go, when <location> is a CSDL file")
+    .action(async (name: string, location: string, options: { serviceRoot?: string }) => {
+      await addSource(configPath(), name, {
+        kind: "odata",
+        location,
+        ...(options.serviceRoot !== undefined ? { serviceRoot: options.serviceRoot } : {}),
+      });
+      io.stdout(
+        `Added odata source "${name}". Classify its actions in "effects" if they delete, then run \`schemarouter compile\`.\n`,
       );
     });
   add

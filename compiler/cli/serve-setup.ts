@@ -30,10 +30,10 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
   for (const name of Object.keys(serve.bindings ?? {})) {
     const kind = Object.hasOwn(config.sources, name) ? config.sources[name]!.kind : undefined;
     if (kind === undefined) throw invalid(config, `serve.bindings.${name}: there is no source "${name}".`);
-    if (kind !== "openapi" && kind !== "optimade" && kind !== "proposal" && kind !== "plugin") {
+    if (kind !== "openapi" && kind !== "optimade" && kind !== "proposal" && kind !== "plugin" && kind !== "odata") {
       throw invalid(
         config,
-        `serve.bindings.${name}: only openapi and optimade sources take a binding here (${kind} sources are bound from their source config).`,
+        `serve.bindings.${name}: only openapi, optimade and odata sources take a binding here (${kind} sources are bound from their source config).`,
       );
     }
   }
@@ -71,6 +71,15 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
       } else if (source.kind === "proposal") {
         // The approved base URL (docs/sources/proposals.md); serve.bindings may add headers.
         bindings[name] = httpBinding(name, { ...binding, baseUrl: source.baseUrl }, env);
+      } else if (source.kind === "odata") {
+        bindings[name] = {
+          odata: {
+            ...(binding?.baseUrl !== undefined ? { serviceRoot: binding.baseUrl } : {}),
+            ...(binding?.headers !== undefined
+              ? { headers: secrets(name, "headers", binding.headers, env) }
+              : {}),
+          },
+        };
       } else if (source.kind === "mcp") {
         const { options } = mcpConnection(name, source, {
           cwd: config.dir,

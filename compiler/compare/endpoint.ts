@@ -131,6 +131,13 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   entryType: "endpoint.execution.optimade-changed",
   mode: "endpoint.execution.optimade-changed",
   paginations: "endpoint.execution.optimade-changed",
+  operation: "endpoint.execution.odata-changed",
+  resource: "endpoint.execution.odata-changed",
+  keys: "endpoint.execution.odata-changed",
+  parameters: "endpoint.execution.odata-changed",
+  bound: "endpoint.execution.odata-changed",
+  filterable: "endpoint.execution.odata-changed",
+  collection: "endpoint.execution.odata-changed",
   function: "endpoint.execution.local-function-changed",
 };
 

@@ -174,6 +174,7 @@ export const FIXED_RULES = {
   "tool.execution.mcp-server-changed": [S, "The MCP server connection kind changed."],
   "tool.execution.mcp-identity-changed": [S, "The MCP server identity changed."],
   "tool.execution.optimade-base-url-changed": [S, "The OPTIMADE base URL calls go to changed."],
+  "tool.execution.odata-service-root-changed": [S, "The OData service root calls go to changed."],
   "tool.execution.local-module-changed": [S, "The local module that runs the tool changed."],
   "tool.execution.other-changed": [S, "Other transport/binding identity changed."],
   "tool.endpoint-order-changed": [C, "Endpoints were reordered."],
@@ -201,6 +202,10 @@ export const FIXED_RULES = {
   "endpoint.execution.success-status-changed": [S, "Which HTTP statuses count as success changed."],
   "endpoint.execution.mcp-tool-name-changed": [S, "The MCP tool name called on the server changed."],
   "endpoint.execution.optimade-changed": [S, "The OPTIMADE entry type, mode or pagination changed."],
+  "endpoint.execution.odata-changed": [
+    S,
+    "The OData resource, operation, keys, parameters or filterable properties calls are built from changed.",
+  ],
   "endpoint.execution.local-function-changed": [S, "The local function that runs the endpoint changed."],
   "endpoint.execution.other-changed": [S, "Other endpoint execution metadata changed."],
   "endpoint.server-projection-changed": [S, "The trusted server-side projection changed."],

@@ -29,6 +29,7 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   server: "tool.execution.mcp-server-changed",
   identity: "tool.execution.mcp-identity-changed",
   baseUrl: "tool.execution.optimade-base-url-changed",
+  serviceRoot: "tool.execution.odata-service-root-changed",
   module: "tool.execution.local-module-changed",
 };
 

@@ -116,13 +116,26 @@ export interface OptimadeSourceConfig {
   readonly overlays?: Overlays;
 }
 
+export interface OdataSourceConfig {
+  readonly kind: "odata";
+  /** Service root URL (its `$metadata` is read) or a CSDL XML file. */
+  readonly location: string;
+  /** Where calls go; required when `location` is a file (docs/sources/odata.md). */
+  readonly serviceRoot?: string;
+  readonly schemaHeaders?: Readonly<Record<string, EnvRef>>;
+  /** Trusted local classification of endpoints (e.g. an action that deletes). */
+  readonly effects?: Readonly<Record<string, "read" | "write" | "destructive">>;
+  readonly overlays?: Overlays;
+}
+
 export type SourceConfig =
   | OpenApiSourceConfig
   | LocalSourceConfig
   | McpSourceConfig
   | OptimadeSourceConfig
   | ProposalSourceConfig
-  | PluginSourceConfig;
+  | PluginSourceConfig
+  | OdataSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;

@@ -145,6 +145,37 @@ const pluginSource = {
   properties: { ...pluginSourceSchema.properties, overlays },
 } as const;
 
+const odataSource = {
+  type: "object",
+  required: ["kind", "location"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "odata" },
+    location: {
+      type: "string",
+      minLength: 1,
+      description:
+        "OData v4 service root URL (its $metadata is read) or a CSDL XML file (relative to this config).",
+    },
+    serviceRoot: {
+      type: "string",
+      minLength: 1,
+      description: "Service root URL calls go to; required when location is a file.",
+    },
+    schemaHeaders: {
+      type: "object",
+      additionalProperties: env,
+      description: "Headers sent only when fetching $metadata, each from a named environment variable.",
+    },
+    effects: {
+      type: "object",
+      additionalProperties: { enum: ["read", "write", "destructive"] },
+      description: "Trusted local side-effect classification by endpoint name (actions are write otherwise).",
+    },
+    overlays,
+  },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -181,7 +212,7 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
@@ -189,6 +220,7 @@ export const CONFIG_SCHEMA = {
           { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
           { if: { properties: { kind: { const: "proposal" } } }, then: proposalSource },
           { if: { properties: { kind: { const: "plugin" } } }, then: pluginSource },
+          { if: { properties: { kind: { const: "odata" } } }, then: odataSource },
         ],
       },
     },

@@ -25,7 +25,7 @@ export interface ServePolicyRuleConfig {
 }
 
 export interface ServeBindingConfig {
-  /** OpenAPI: the trusted base URL (required). OPTIMADE: the locked one, when given. */
+  /** OpenAPI: the trusted base URL (required). OPTIMADE: the locked one, when given. OData: the locked service root, when given. */
   readonly baseUrl?: string;
   readonly headers?: Readonly<Record<string, SecretRef>>;
   readonly query?: Readonly<Record<string, SecretRef>>;
@@ -187,7 +187,7 @@ export const serveConfigSchema = {
     bindings: {
       type: "object",
       additionalProperties: binding,
-      description: "Trusted bindings of openapi (baseUrl) and optimade sources, by source name.",
+      description: "Trusted bindings of openapi (baseUrl), optimade and odata sources, by source name.",
     },
     traces: {
       type: "object",

@@ -105,6 +105,20 @@ export const COMPILER_ERRORS = {
       limit: optional(number("The limit that was exceeded (e.g. the deepest nesting kept).")),
     },
   },
+  CSDL_UNSAFE: {
+    class: "SourceError",
+    meaning:
+      "A CSDL XML document is refused before parsing: a DTD or entity declaration, nesting, element count or an attribute past the limits.",
+    details: {
+      source,
+      reason: oneOf(["dtd", "depth", "attribute-size", "elements"], "Which rule refused the document."),
+    },
+  },
+  ODATA_SERVICE_ROOT_MISSING: {
+    class: "SourceError",
+    meaning: "An OData source read from a CSDL file names no serviceRoot for its calls.",
+    details: { source },
+  },
   DATABASE_URL_MISSING: {
     class: "ConfigError",
     meaning: "`schemarouter db` was given no --url and DATABASE_URL is not set.",

@@ -5,6 +5,7 @@ import type { SourceKind } from "schemarouter/internal";
 import type {
   LocalSourceConfig,
   McpSourceConfig,
+  OdataSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
   PluginSourceConfig,
@@ -12,6 +13,7 @@ import type {
 } from "../config/config.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
+import { odataAdapter } from "./odata/index.js";
 import { openapiAdapter } from "./openapi/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
 import { pluginAdapter } from "./plugin/index.js";
@@ -25,6 +27,7 @@ interface ConfigByKind {
   readonly optimade: OptimadeSourceConfig;
   readonly proposal: ProposalSourceConfig;
   readonly plugin: PluginSourceConfig;
+  readonly odata: OdataSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -34,4 +37,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   optimade: optimadeAdapter,
   proposal: proposalAdapter,
   plugin: pluginAdapter,
+  odata: odataAdapter,
 };

@@ -85,6 +85,8 @@ const ADVICE: Readonly<Record<string, Advice>> = {
   TOOL_ERROR: UNAVAILABLE,
   RUN_ABORTED: { retryable: false, next: "The run was stopped; make no further tool calls." },
   SERVE_BUSY: { retryable: true, next: "The server is busy; it may work if tried again shortly." },
+  ODATA_ERROR: UNAVAILABLE,
+  ODATA_ARGUMENT_INVALID: FIX_ARGUMENTS,
 };
 
 const DEFAULT_ADVICE: Advice = { retryable: false, next: "Retrying will not help; tell the user." };

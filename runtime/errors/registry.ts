@@ -910,4 +910,25 @@ export const ERRORS = {
     meaning: "The OPTIMADE provider does not serve the requested API version (553).",
     details: OPTIMADE_ERROR,
   },
+  // OData services (error bodies carry the service's untrusted code and message)
+  ODATA_ERROR: {
+    class: "InvocationError",
+    meaning: "The OData service answered an error (`status`), with its own `odataCode` and message.",
+    details: {
+      route,
+      status: number("The HTTP status."),
+      odataCode: string("The service's error code (untrusted text; empty when none)."),
+      detail: string("The service's error message (untrusted text), or the start of the body."),
+      retryAfter: optional(json("The Retry-After header, as sent.")),
+    },
+  },
+  ODATA_ARGUMENT_INVALID: {
+    class: "CallRefusedError",
+    meaning: "An argument cannot be written as the OData literal its EDM type needs; nothing was sent.",
+    details: {
+      route,
+      argument: string("The argument."),
+      type: string("The EDM type the literal needs."),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof ERROR_CLASSES>;

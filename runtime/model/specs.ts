@@ -18,7 +18,7 @@ export type Effect = "read" | "write" | "destructive" | "unclassified";
 
 export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
 
-export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin";
+export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin" | "odata";
 
 /** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
 export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
@@ -145,7 +145,32 @@ export type EndpointExecution =
       readonly mode: "list" | "single";
       readonly paginations: readonly ("offset" | "number" | "cursor")[];
     }
-  | { readonly kind: "local"; readonly function: string };
+  | { readonly kind: "local"; readonly function: string }
+  | ODataExecution;
+
+/** A name with its EDM primitive type (an OData key property, operation parameter or filterable property). */
+export interface ODataTypedName {
+  readonly name: string;
+  readonly type: string;
+}
+
+/** What the OData transport does with a call (docs/sources/odata.md "Endpoints"). */
+export interface ODataExecution {
+  readonly kind: "odata";
+  readonly operation: "list" | "get" | "singleton" | "function" | "action";
+  /** The entity set, singleton or operation import addressed, relative to the service root. */
+  readonly resource: string;
+  /** Key properties addressing one entity (get; operations bound to an entity), in key order. */
+  readonly keys: readonly ODataTypedName[];
+  /** Function parameters (inline in the URL) or action parameters (the JSON body), in order. */
+  readonly parameters: readonly ODataTypedName[];
+  /** A bound operation's qualified name, appended to the entity (set) path. */
+  readonly bound?: string;
+  /** list: the properties a structured filter may compare, with their primitive types. */
+  readonly filterable: readonly ODataTypedName[];
+  /** True when the answer is a collection wrapped in `value` (pages followed by `@odata.nextLink`). */
+  readonly collection: boolean;
+}
 
 export interface EndpointSpec {
   readonly name: string;
@@ -173,7 +198,8 @@ export type ToolExecution =
   | { readonly transport: "http"; readonly basePath: string; readonly origin?: string }
   | { readonly transport: "mcp"; readonly server: "stdio" | "http"; readonly identity: string }
   | { readonly transport: "optimade"; readonly baseUrl: string }
-  | { readonly transport: "local"; readonly module: string };
+  | { readonly transport: "local"; readonly module: string }
+  | { readonly transport: "odata"; readonly serviceRoot: string };
 
 export interface ToolSpec {
   readonly name: string;

@@ -59,6 +59,7 @@ import {
   mcpClientFactory,
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
+import { createOdataBinding, type OdataBindingSettings } from "../transports/odata/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 import {
@@ -86,11 +87,20 @@ export interface OptimadeBindingOptions {
   readonly optimade: OptimadeBindingSettings;
 }
 
+/**
+ * Trusted OData binding: headers, page/record/byte/time limits. The service root defaults to the
+ * locked one; a different one is refused (LOCK_MISMATCH).
+ */
+export interface OdataBindingOptions {
+  readonly odata: OdataBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
 export type BindingConfig =
   | HttpBindingOptions
   | McpBindingOptions
   | OptimadeBindingOptions
+  | OdataBindingOptions
   | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
@@ -559,6 +569,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     return createOptimadeBinding(tool, execution.baseUrl, config.optimade);
+  }
+  if ("odata" in config) {
+    if (execution.transport !== "odata") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: an OData binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createOdataBinding(tool, execution.serviceRoot, config.odata);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

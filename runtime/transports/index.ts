@@ -1,7 +1,7 @@
 /**
  * schemarouter/transports — the built-in invokers, for code that registers tools by hand instead of
  * through `SchemaRouter.load()` bindings: HTTP (OpenAPI), MCP (stdio, Streamable HTTP or a trusted client
- * factory), OPTIMADE and local tools (docs/runtime/transports.md).
+ * factory), OPTIMADE, OData and local tools (docs/runtime/transports.md).
  */
 export { createHttpInvoker, type DispatcherLike, type HttpBindingOptions } from "./http/transport.js";
 export { createLocalInvoker, localToolSpec } from "./local/transport.js";
@@ -15,6 +15,13 @@ export {
   mcpClientFactory,
   stdioClientFactory,
 } from "./mcp/transport.js";
+export {
+  createOdataInvoker,
+  DEFAULT_ODATA_LIMITS,
+  type OdataBindingSettings,
+  type OdataInvokerOptions,
+  type OdataLimits,
+} from "./odata/transport.js";
 export {
   createOptimadeInvoker,
   DEFAULT_OPTIMADE_LIMITS,

@@ -161,6 +161,17 @@ export const OPTIMADE = bare({
   execution: { kind: "optimade", entryType: "structures", mode: "list", paginations: ["offset"] },
 });
 export const LOCAL = bare({ execution: { kind: "local", function: "lookup" } });
+export const ODATA = bare({
+  execution: {
+    kind: "odata",
+    operation: "list",
+    resource: "Books",
+    keys: [],
+    parameters: [],
+    filterable: [{ name: "stock", type: "Edm.Int32" }],
+    collection: true,
+  },
+});
 
 // biome-ignore format: one case per line
 export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
@@ -178,6 +189,7 @@ export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
   ["execution kind changed", { given: [HTTP, bare({ execution: { kind: "mcp", toolName: "things" } })], want: { category: "security-review", rule: "endpoint.execution.kind-changed", pointer: "/execution/kind" } }],
   ["MCP tool name changed", { given: [MCP_ENDPOINT, { ...MCP_ENDPOINT, execution: { kind: "mcp", toolName: "delete_graph" } }], want: { category: "security-review", rule: "endpoint.execution.mcp-tool-name-changed" } }],
   ["OPTIMADE entry type changed", { given: [OPTIMADE, bare({ execution: { kind: "optimade", entryType: "references", mode: "list", paginations: ["offset"] } })], want: { category: "security-review", rule: "endpoint.execution.optimade-changed" } }],
+  ["OData filterable property type changed", { given: [ODATA, bare({ execution: { kind: "odata", operation: "list", resource: "Books", keys: [], parameters: [], filterable: [{ name: "stock", type: "Edm.Int64" }], collection: true } })], want: { category: "security-review", rule: "endpoint.execution.odata-changed", pointer: "/execution/filterable" } }],
   ["local function changed", { given: [LOCAL, bare({ execution: { kind: "local", function: "lookupAll" } })], want: { category: "security-review", rule: "endpoint.execution.local-function-changed" } }],
   ["unknown execution member", { given: [HTTP, bare({ execution: { ...HTTP.execution, timeout: 5 } as unknown as EndpointSpec["execution"] })], want: { category: "security-review", rule: "endpoint.execution.other-changed", pointer: "/execution/timeout" } }],
   ["server projection added", { given: [HTTP, bare({ serverProjection: { parameter: "response_fields", selectors: { id: "id" }, always: ["id"], separator: "," } })], want: { category: "security-review", rule: "endpoint.server-projection-changed", pointer: "/serverProjection" } }],
@@ -209,6 +221,7 @@ export const TOOL_CASES: readonly Case<ToolSpec>[] = [
   ["MCP server kind changed", { given: [MCP, mcpTool({ execution: { transport: "mcp", server: "http", identity: "server-memory" } })], want: { category: "security-review", rule: "tool.execution.mcp-server-changed" } }],
   ["MCP identity changed", { given: [MCP, mcpTool({ execution: { transport: "mcp", server: "stdio", identity: "other-memory" } })], want: { category: "security-review", rule: "tool.execution.mcp-identity-changed" } }],
   ["OPTIMADE base URL changed", { given: [tool({ execution: { transport: "optimade", baseUrl: "https://a.example/optimade" } }), tool({ execution: { transport: "optimade", baseUrl: "https://b.example/optimade" } })], want: { category: "security-review", rule: "tool.execution.optimade-base-url-changed" } }],
+  ["OData service root changed", { given: [tool({ execution: { transport: "odata", serviceRoot: "https://a.example/odata" } }), tool({ execution: { transport: "odata", serviceRoot: "https://b.example/odata" } })], want: { category: "security-review", rule: "tool.execution.odata-service-root-changed" } }],
   ["local module changed", { given: [tool({ execution: { transport: "local", module: "./a.js" } }), tool({ execution: { transport: "local", module: "./b.js" } })], want: { category: "security-review", rule: "tool.execution.local-module-changed" } }],
   ["unknown execution member", { given: [tool(), tool({ execution: { transport: "http", basePath: "/", origin: "https://api.github.com", proxy: "x" } as ToolSpec["execution"] })], want: { category: "security-review", rule: "tool.execution.other-changed" } }],
   ["OpenAPI overlays changed", { given: [tool(), tool({ metadata: { specOverlays: [{ file: "fix.yaml", digest: "sha256:aaaa", actions: [{ index: 0, kind: "remove", target: "$.x", matched: 1 }] }] } })], want: { category: "compatible", rule: "tool.spec-overlays-changed", pointer: "/metadata/specOverlays" } }],
