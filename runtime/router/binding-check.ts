@@ -21,6 +21,7 @@ const KEYS = {
   ],
   mcp: ["mcp", "timeoutMs", "relistBefore"],
   optimade: ["optimade"],
+  graphql: ["graphql"],
   invoker: ["invoker"],
 } as const;
 
@@ -30,14 +31,16 @@ function kindOf(config: object, transport: string): BindingKind {
   if ("invoker" in config) return "invoker";
   if ("mcp" in config) return "mcp";
   if ("optimade" in config) return "optimade";
+  if ("graphql" in config) return "graphql";
   if ("baseUrl" in config) return "http";
-  return transport === "mcp" || transport === "optimade" ? transport : "http";
+  return transport === "mcp" || transport === "optimade" || transport === "graphql" ? transport : "http";
 }
 
 function hintFor(kind: BindingKind, transport: string): string {
   if (kind === "mcp" || transport === "mcp")
     return '{ mcp: { stdio: { command, args } } } or { mcp: { url: "https://…" } }';
   if (kind === "optimade" || transport === "optimade") return "{ optimade: { … } }";
+  if (kind === "graphql" || transport === "graphql") return '{ graphql: { url: "https://…/graphql" } }';
   return '{ baseUrl: "https://api.example.com", headers: { … } }';
 }
 

@@ -57,6 +57,7 @@ import {
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
+import { createGraphqlBinding, type GraphqlBindingSettings } from "../transports/graphql/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */
@@ -76,11 +77,20 @@ export interface OptimadeBindingOptions {
   readonly optimade: OptimadeBindingSettings;
 }
 
+/**
+ * Trusted GraphQL binding: the endpoint URL (required for a source compiled from an SDL file; the
+ * locked one otherwise, LOCK_MISMATCH when another is given), headers and limits.
+ */
+export interface GraphqlBindingOptions {
+  readonly graphql: GraphqlBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
 export type BindingConfig =
   | HttpBindingOptions
   | McpBindingOptions
   | OptimadeBindingOptions
+  | GraphqlBindingOptions
   | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
@@ -431,6 +441,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     return createOptimadeBinding(tool, execution.baseUrl, config.optimade);
+  }
+  if ("graphql" in config) {
+    if (execution.transport !== "graphql") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: a GraphQL binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createGraphqlBinding(tool, execution.url, config.graphql);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

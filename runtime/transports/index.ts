@@ -22,3 +22,8 @@ export {
   type OptimadeInvokerOptions,
   type OptimadeLimits,
 } from "./optimade/transport.js";
+export {
+  createGraphqlInvoker,
+  type GraphqlBindingSettings,
+  type GraphqlInvokerOptions,
+} from "./graphql/transport.js";
