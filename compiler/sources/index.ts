@@ -3,11 +3,13 @@
  */
 import type { SourceKind } from "schemarouter/internal";
 import type {
+  GraphqlSourceConfig,
   LocalSourceConfig,
   McpSourceConfig,
   OpenApiSourceConfig,
   OptimadeSourceConfig,
 } from "../config/config.js";
+import { graphqlAdapter } from "./graphql/index.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { openapiAdapter } from "./openapi/index.js";
@@ -19,6 +21,7 @@ interface ConfigByKind {
   readonly local: LocalSourceConfig;
   readonly mcp: McpSourceConfig;
   readonly optimade: OptimadeSourceConfig;
+  readonly graphql: GraphqlSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -26,4 +29,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   local: localAdapter,
   mcp: mcpAdapter,
   optimade: optimadeAdapter,
+  graphql: graphqlAdapter,
 };

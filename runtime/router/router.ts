@@ -42,6 +42,7 @@ import {
   type StateAwareOptions,
 } from "../retrieval/index.js";
 import type { RunEvent } from "../traces/events.js";
+import { createGraphqlBinding, type GraphqlBindingSettings } from "../transports/graphql/transport.js";
 import { createHttpInvoker, type HttpBindingOptions } from "../transports/http/transport.js";
 import {
   createLocalInvoker,
@@ -57,7 +58,6 @@ import {
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
-import { createGraphqlBinding, type GraphqlBindingSettings } from "../transports/graphql/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
 /** Trusted MCP binding: how to reach the server (credentials only here, never in schemas). */

@@ -139,7 +139,8 @@ function render(node: Node, position: string, execution: GraphqlExecution, route
       byType.set(type, list);
     }
   }
-  for (const type of [...byType.keys()].sort()) parts.push(`... on ${type} { ${byType.get(type)!.join(" ")} }`);
+  for (const type of [...byType.keys()].sort())
+    parts.push(`... on ${type} { ${byType.get(type)!.join(" ")} }`);
   return ` { ${parts.join(" ")} }`;
 }
 

@@ -22,9 +22,14 @@ export function readGraphqlResponse(
   try {
     parsed = JSON.parse(body);
   } catch (error) {
-    throw new InvocationError("RESPONSE_NOT_JSON", `${route}: the GraphQL response is not JSON.`, { route }, {
-      cause: error,
-    });
+    throw new InvocationError(
+      "RESPONSE_NOT_JSON",
+      `${route}: the GraphQL response is not JSON.`,
+      { route },
+      {
+        cause: error,
+      },
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
     throw notAResponse(route, "it is not a JSON object");
@@ -65,7 +70,9 @@ function messagesOf(errors: readonly unknown[], secrets: readonly string[]): str
   const out: string[] = [];
   for (const error of errors.slice(0, MAX_MESSAGES)) {
     const raw =
-      error !== null && typeof error === "object" && typeof (error as { message?: unknown }).message === "string"
+      error !== null &&
+      typeof error === "object" &&
+      typeof (error as { message?: unknown }).message === "string"
         ? (error as { message: string }).message
         : "(an error without a message)";
     // Control characters (line breaks included) never reach a message as they came.

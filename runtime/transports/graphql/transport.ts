@@ -60,7 +60,10 @@ export function createGraphqlInvoker(options: GraphqlInvokerOptions): Invoker {
     if (!isHeaderName(lower) || lower === "__proto__" || OWN_HEADERS.has(lower))
       throw bindingInvalid("headers", `GraphQL binding: "${header}" cannot be a trusted header.`);
     if (typeof value !== "string" || /[^\t\x20-\x7e\x80-\xff]/.test(value))
-      throw bindingInvalid("headers", `GraphQL binding: header "${header}" has a value with control characters.`);
+      throw bindingInvalid(
+        "headers",
+        `GraphQL binding: header "${header}" has a value with control characters.`,
+      );
     trusted[lower] = value;
   }
   checkPlaintextCredentials(
@@ -137,7 +140,8 @@ export function createGraphqlInvoker(options: GraphqlInvokerOptions): Invoker {
           try {
             readGraphqlResponse(response.body, route, false, secrets);
           } catch (error) {
-            const reason = error instanceof InvocationError ? (error.details as { reason?: unknown }).reason : "";
+            const reason =
+              error instanceof InvocationError ? (error.details as { reason?: unknown }).reason : "";
             if (reason === "graphql-errors") throw error;
           }
         }
@@ -198,7 +202,10 @@ export function createGraphqlBinding(
 
 function parseEndpointUrl(value: unknown): Endpoint {
   if (typeof value !== "string" || value === "")
-    throw bindingInvalid("url", "GraphQL binding: url must be the endpoint URL, e.g. https://example.org/graphql.");
+    throw bindingInvalid(
+      "url",
+      "GraphQL binding: url must be the endpoint URL, e.g. https://example.org/graphql.",
+    );
   let url: URL;
   try {
     url = new URL(value);
