@@ -23,6 +23,13 @@ export const graphqlAdapter: SourceAdapter<GraphqlSourceConfig> = {
     const loaded = await loadGraphqlSchema(name, config, context);
     const issues: CompatibilityIssue[] = [];
     const report = (issue: CompatibilityIssue) => issues.push(issue);
+    for (const key of loaded.duplicates ?? [])
+      report({
+        pointer: `/types/${key.replace(".", "/")}`,
+        construct: "duplicate-field",
+        level: "partial",
+        message: `${key} is defined twice in the SDL document with the same type and arguments; it is compiled once.`,
+      });
     const roots = rootFieldsOf(name, loaded.schema, config);
     const subscription = loaded.schema.getSubscriptionType();
     if (subscription !== undefined && subscription !== null) {

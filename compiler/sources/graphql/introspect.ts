@@ -5,7 +5,7 @@
  * shortened (remote text).
  */
 import { getIntrospectionQuery } from "graphql";
-import { sanitizeLocation } from "schemarouter/internal";
+import { plainText, sanitizeLocation } from "schemarouter/internal";
 import { request } from "undici";
 import { SourceError } from "../../errors/errors.js";
 import { checkSourceUrl } from "../fetch.js";
@@ -94,7 +94,7 @@ export async function introspect(
   if (Array.isArray(answer.errors) && answer.errors.length > 0) {
     const first = answer.errors[0] as { message?: unknown } | null;
     const message = typeof first?.message === "string" ? first.message : "(no message)";
-    const plain = message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").slice(0, 200);
+    const plain = plainText(message).slice(0, 200);
     throw new SourceError(
       source,
       "SOURCE_INVALID",

@@ -8,14 +8,25 @@ import { resolve } from "node:path";
 import {
   buildASTSchema,
   buildClientSchema,
+  type DocumentNode,
+  type FieldDefinitionNode,
   type GraphQLSchema,
   type IntrospectionQuery,
+  Kind,
   lexicographicSortSchema,
   parse,
+  print,
   printSchema,
   validateSchema,
 } from "graphql";
-import { isSchemaRouterError, isUrl, readRegularFile, sanitizeLocation, sha256 } from "schemarouter/internal";
+import {
+  isSchemaRouterError,
+  isUrl,
+  plainText,
+  readRegularFile,
+  sanitizeLocation,
+  sha256,
+} from "schemarouter/internal";
 import type { GraphqlSourceConfig } from "../../config/config.js";
 import { SourceError } from "../../errors/errors.js";
 import { MAX_DOCUMENT_DEPTH, tooDeepAt } from "../depth.js";
@@ -30,6 +41,8 @@ export const MAX_SDL_TOKENS = 4_000_000;
 export interface LoadedSchema {
   readonly schema: GraphQLSchema;
   readonly digest: string;
+  /** `Type.field` of fields an SDL file defines twice the same way (kept once, reported partial). */
+  readonly duplicates?: readonly string[];
   /** The endpoint introspected; undefined for an SDL file. */
   readonly url?: string;
 }
@@ -91,10 +104,14 @@ export async function loadGraphqlSchema(
       `${config.location} is larger than ${MAX_SDL_BYTES} bytes.`,
     );
   let schema: GraphQLSchema;
+  const duplicates: string[] = [];
   try {
     const document = parse(bytes.toString("utf8"), { maxTokens: MAX_SDL_TOKENS, noLocation: true });
-    schema = buildASTSchema(document);
+    duplicates.push(...sameFieldTwice(source, document));
+    // A field defined twice the same way (published schemas have them) is kept once, and reported.
+    schema = buildASTSchema(document, { assumeValidSDL: duplicates.length > 0 });
   } catch (error) {
+    if (error instanceof SourceError) throw error;
     throw new SourceError(
       source,
       "SOURCE_PARSE_FAILED",
@@ -103,7 +120,47 @@ export async function loadGraphqlSchema(
       { cause: error },
     );
   }
-  return { schema: checked(source, schema), digest: digestOf(schema) };
+  return { schema: checked(source, schema), digest: digestOf(schema), duplicates };
+}
+
+/**
+ * `Type.field` of every field an SDL document defines twice with the same type and arguments
+ * (descriptions may differ); a field defined twice differently is refused (SOURCE_INVALID).
+ */
+function sameFieldTwice(source: string, document: DocumentNode): string[] {
+  const seen = new Map<string, string>();
+  const duplicates: string[] = [];
+  for (const definition of document.definitions) {
+    if (!("fields" in definition) || definition.fields === undefined || !("name" in definition)) continue;
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION)
+      if (
+        definition.kind !== Kind.INTERFACE_TYPE_DEFINITION &&
+        definition.kind !== Kind.INTERFACE_TYPE_EXTENSION
+      )
+        continue;
+    for (const field of definition.fields as readonly FieldDefinitionNode[]) {
+      const key = `${definition.name.value}.${field.name.value}`;
+      const { description: _description, directives: _directives, ...rest } = field;
+      const shape = print({
+        ...rest,
+        arguments: (field.arguments ?? []).map(({ description: _text, ...argument }) => argument),
+      });
+      const known = seen.get(key);
+      if (known === undefined) {
+        seen.set(key, shape);
+        continue;
+      }
+      if (known !== shape)
+        throw new SourceError(
+          source,
+          "SOURCE_INVALID",
+          `${key} is defined twice with different types or arguments; fix the SDL document.`,
+          { pointer: `/types/${definition.name.value}/${field.name.value}` },
+        );
+      duplicates.push(key);
+    }
+  }
+  return duplicates;
 }
 
 function checked(source: string, schema: GraphQLSchema): GraphQLSchema {
@@ -121,6 +178,6 @@ function digestOf(schema: GraphQLSchema): string {
 }
 
 function invalid(source: string, message: string, cause?: unknown): SourceError {
-  const text = message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").slice(0, 400);
+  const text = plainText(message).slice(0, 400);
   return new SourceError(source, "SOURCE_INVALID", text, {}, cause === undefined ? undefined : { cause });
 }

@@ -73,7 +73,10 @@ export function outputFields(
     if (isUnionType(named)) {
       const children: Record<string, string[]> = {};
       for (const [member, kept] of unionMembers(named)) {
-        for (const key of kept.keys()) (children[key] ??= []).push(member);
+        for (const key of kept.keys()) {
+          children[key] ??= [];
+          children[key].push(member);
+        }
       }
       unions[next.position] = children;
     }

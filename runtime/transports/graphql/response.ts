@@ -76,7 +76,7 @@ function messagesOf(errors: readonly unknown[], secrets: readonly string[]): str
         ? (error as { message: string }).message
         : "(an error without a message)";
     // Control characters (line breaks included) never reach a message as they came.
-    const plain = redactSecrets(raw, secrets).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ");
+    const plain = plainText(redactSecrets(raw, secrets));
     out.push(plain.length > MAX_MESSAGE_CHARS ? `${plain.slice(0, MAX_MESSAGE_CHARS)}…` : plain);
   }
   if (errors.length > MAX_MESSAGES) out.push(`(${errors.length - MAX_MESSAGES} more errors)`);
@@ -90,4 +90,14 @@ function notAResponse(route: string, problem: string): InvocationError {
     { route, reason: "graphql-response" },
     { retryable: false },
   );
+}
+
+/** Remote text with every control character (line breaks included) replaced by a space. */
+export function plainText(text: string): string {
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    out += code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? " " : char;
+  }
+  return out;
 }
