@@ -44,7 +44,9 @@ describe("GitHub's public GraphQL schema", () => {
       `GitHub schema: compiled in ${Math.round(elapsed)} ms; ${queries} queries and ${mutations} mutations; ${endpoints.reduce((sum, endpoint) => sum + endpoint.fields.length, 0)} fields; artifact ${statSync(join(project.dir, entry.artifact.path)).size} bytes`,
     );
     expect(tool.provider).toBe("GitHub");
-    expect(endpoints.map((endpoint) => endpoint.name)).toEqual(expect.arrayContaining(["repository", "viewer", "createIssue"]));
+    expect(endpoints.map((endpoint) => endpoint.name)).toEqual(
+      expect.arrayContaining(["repository", "viewer", "createIssue"]),
+    );
     expect(mutations).toBeGreaterThan(100);
     expect(endpoints.find((endpoint) => endpoint.name === "createIssue")!.effect).toBe("write");
     const constructs = new Set(artifact.compatibility.map((issue: { construct: string }) => issue.construct));
