@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../../compiler/compile/compile.js";
 import { ExecutionPolicy } from "../../runtime/boundary/policy.js";
 import { isSchemaRouterError, type SchemaRouterError } from "../../runtime/errors/errors.js";
-import { SchemaRouter } from "../../runtime/router/router.js";
-import { type GraphqlServer, startGraphqlServer } from "../fixtures/graphql/server.js";
+import { type BindingConfig, SchemaRouter } from "../../runtime/router/router.js";
+import { type GraphqlServer, LIBRARY_SDL, startGraphqlServer } from "../fixtures/graphql/server.js";
 import { tempProject } from "../helpers/project.js";
 
 const project = tempProject("graphql-e2e");
@@ -214,5 +214,36 @@ describe("the facade and the typed client", () => {
     });
     const count = await client.library.bookCount({});
     expect(count.data).toEqual({ bookCount: 3 });
+  });
+});
+
+describe("bindings", () => {
+  it("needs the endpoint URL for an SDL source, and names a key that is not a GraphQL binding's", async () => {
+    const sdl = tempProject("graphql-e2e-sdl");
+    sdl.write({ sources: { library: { kind: "graphql", location: LIBRARY_SDL } } });
+    await compile({ config: sdl.configPath, env: {} });
+    const missing = await refusal(
+      SchemaRouter.load({ root: sdl.dir, bindings: { library: { graphql: {} } } }),
+    );
+    expect(missing).toMatchObject({ code: "BINDING_INVALID", details: { key: "url" } });
+    expect(missing.message).toContain("SDL file");
+    const typo = await refusal(
+      SchemaRouter.load({
+        root: sdl.dir,
+        bindings: { library: { graphql: { url: server.url }, timeoutMs: 5 } as unknown as BindingConfig },
+      }),
+    );
+    expect(typo).toMatchObject({ code: "BINDING_INVALID", details: { key: "timeoutMs" } });
+    const http = await refusal(
+      SchemaRouter.load({ root: sdl.dir, bindings: { library: { baseUrl: server.url } } }),
+    );
+    expect(http.code).toBe("BINDING_NOT_READY");
+    const router = await SchemaRouter.load({
+      root: sdl.dir,
+      bindings: { library: { graphql: { url: server.url } } },
+    });
+    routers.push(router);
+    const [result] = await router.invoke(pin(router, "bookCount", {}));
+    expect(result!.data).toEqual({ bookCount: 3 });
   });
 });
