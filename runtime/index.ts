@@ -136,8 +136,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { OptimadeBindingOptions } from "./router/router.js";
-export type { GraphqlBindingOptions } from "./router/router.js";
+export type { GraphqlBindingOptions, OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
@@ -155,6 +154,7 @@ export {
   validateRunEvent,
 } from "./traces/events.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
+export type { GraphqlBindingSettings } from "./transports/graphql/transport.js";
 export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
 export {
   defineLocalTool,
@@ -163,4 +163,3 @@ export {
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
 export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";
-export type { GraphqlBindingSettings } from "./transports/graphql/transport.js";
