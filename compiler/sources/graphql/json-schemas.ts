@@ -186,7 +186,22 @@ export function selectableFields(
     return Object.keys(fields)
       .sort()
       .map((key) => [key, fields[key]!] as [string, GraphQLField<unknown, unknown>])
-      .filter(([, field]) => field.args.length === 0 && listDepth(field.type) <= MAX_LIST_NESTING);
+      .filter(([key, field]) => {
+        const why =
+          field.args.length > 0
+            ? "takes arguments"
+            : listDepth(field.type) > MAX_LIST_NESTING
+              ? `nests lists deeper than ${MAX_LIST_NESTING}`
+              : undefined;
+        if (why === undefined) return true;
+        report?.({
+          pointer: `/types/${type.name}/${key}`,
+          construct: field.args.length > 0 ? "field-arguments" : "list-nesting",
+          level: "partial",
+          message: `${type.name}.${key} ${why}; it is not selected below a root field.`,
+        });
+        return false;
+      });
   }
   if (!isUnionType(type)) return [];
   const merged = new Map<string, GraphQLField<unknown, unknown>>();
