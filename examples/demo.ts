@@ -1,5 +1,11 @@
-/** Entry point of `npm run demo` (compiled by examples/tsconfig.json); argv[2] is the OPTIMADE base URL. */
+/**
+ * Entry point of `npm run demo` (compiled by examples/tsconfig.json); argv[2] is the OPTIMADE base URL,
+ * and the example GraphQL server is started here.
+ */
+import { join } from "node:path";
 import { runAgentDemo } from "./agent/app.js";
+import { runGraphqlDemo } from "./graphql/app.js";
+import { startGraphqlServer } from "./graphql/server.js";
 import { runMemoryDemo } from "./mcp-memory/app.js";
 import { runOdataDemo } from "./odata/app.js";
 import { runOptimadeDemo } from "./optimade/app.js";
@@ -16,5 +22,12 @@ log("\n== Materials (OPTIMADE provider on 127.0.0.1)");
 await runOptimadeDemo(root, log, process.argv[2] ?? "http://127.0.0.1:18473");
 log("\n== Bookshop (OData v4, SAP CAP on 127.0.0.1)");
 await runOdataDemo(root, log);
+log("\n== Library (GraphQL over graphql-http on 127.0.0.1)");
+const library = await startGraphqlServer(join(root, "examples", "graphql", "library.graphql"));
+try {
+  await runGraphqlDemo(root, log, library.url, () => library.requests.at(-1)?.query);
+} finally {
+  await library.close();
+}
 log("\n== Agent (AI SDK generateText, scripted model, Petstore tools)");
 await runAgentDemo(root, log);

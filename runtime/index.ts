@@ -147,7 +147,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { OdataBindingOptions, OptimadeBindingOptions } from "./router/router.js";
+export type { GraphqlBindingOptions, OdataBindingOptions, OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
@@ -166,6 +166,7 @@ export {
   validateRunEvent,
 } from "./traces/events.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
+export type { GraphqlBindingSettings } from "./transports/graphql/transport.js";
 export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
 export {
   defineLocalTool,

@@ -34,6 +34,7 @@ export {
   type SchemaStatus,
 } from "./postgres/migrate.js";
 export * from "./serve/defaults.js";
+export { plainText } from "./transports/graphql/response.js";
 export * from "./transports/http/headers.js";
 export * from "./transports/http/redact-secrets.js";
 export * from "./transports/local/transport.js";

@@ -1,4 +1,4 @@
-// `npm run demo`: start the example OPTIMADE provider and OData service, compile the examples with the built CLI,
+// `npm run demo`: start the example OPTIMADE provider and OData service (the demo starts the GraphQL server itself), compile the examples with the built CLI,
 // type-check and build the example apps against the generated bindings, then run governed calls.
 import { spawn } from "node:child_process";
 

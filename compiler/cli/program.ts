@@ -148,6 +148,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       );
     });
   add
+    .command("graphql <name> <location>")
+    .description("a GraphQL schema: the endpoint URL (introspected) or an SDL file path")
+    .action(async (name: string, location: string) => {
+      await addSource(configPath(), name, { kind: "graphql", location });
+      io.stdout(
+        `Added graphql source "${name}". Classify destructive mutations in "effects", then run \`schemarouter compile\`.\n`,
+      );
+    });
+  add
     .command("local <name> <module>")
     .description("a local TypeScript/JavaScript tool module (default export defineLocalTool(...))")
     .action(async (name: string, module: string) => {

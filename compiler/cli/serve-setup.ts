@@ -30,10 +30,17 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
   for (const name of Object.keys(serve.bindings ?? {})) {
     const kind = Object.hasOwn(config.sources, name) ? config.sources[name]!.kind : undefined;
     if (kind === undefined) throw invalid(config, `serve.bindings.${name}: there is no source "${name}".`);
-    if (kind !== "openapi" && kind !== "optimade" && kind !== "proposal" && kind !== "plugin" && kind !== "odata") {
+    if (
+      kind !== "openapi" &&
+      kind !== "optimade" &&
+      kind !== "proposal" &&
+      kind !== "plugin" &&
+      kind !== "odata" &&
+      kind !== "graphql"
+    ) {
       throw invalid(
         config,
-        `serve.bindings.${name}: only openapi, optimade and odata sources take a binding here (${kind} sources are bound from their source config).`,
+        `serve.bindings.${name}: only openapi, optimade, odata and graphql sources take a binding here (${kind} sources are bound from their source config).`,
       );
     }
   }
@@ -75,6 +82,17 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
         bindings[name] = {
           odata: {
             ...(binding?.baseUrl !== undefined ? { serviceRoot: binding.baseUrl } : {}),
+            ...(binding?.headers !== undefined
+              ? { headers: secrets(name, "headers", binding.headers, env) }
+              : {}),
+          },
+        };
+      } else if (source.kind === "graphql") {
+        // An SDL source has no locked endpoint: without a baseUrl here its calls are refused.
+        if (binding?.baseUrl === undefined && !/^https?:\/\//i.test(source.location)) continue;
+        bindings[name] = {
+          graphql: {
+            ...(binding?.baseUrl !== undefined ? { url: binding.baseUrl } : {}),
             ...(binding?.headers !== undefined
               ? { headers: secrets(name, "headers", binding.headers, env) }
               : {}),

@@ -139,6 +139,11 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   filterable: "endpoint.execution.odata-changed",
   collection: "endpoint.execution.odata-changed",
   function: "endpoint.execution.local-function-changed",
+  operation: "endpoint.execution.graphql-operation-changed",
+  field: "endpoint.execution.graphql-operation-changed",
+  variables: "endpoint.execution.graphql-variables-changed",
+  selection: "endpoint.execution.graphql-selection-changed",
+  partialResults: "endpoint.execution.graphql-partial-results-changed",
 };
 
 function diffExecution(a: EndpointSpec, b: EndpointSpec, emit: Emit): void {

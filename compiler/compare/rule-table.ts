@@ -176,6 +176,7 @@ export const FIXED_RULES = {
   "tool.execution.optimade-base-url-changed": [S, "The OPTIMADE base URL calls go to changed."],
   "tool.execution.odata-service-root-changed": [S, "The OData service root calls go to changed."],
   "tool.execution.local-module-changed": [S, "The local module that runs the tool changed."],
+  "tool.execution.graphql-url-changed": [S, "The GraphQL endpoint URL calls go to changed."],
   "tool.execution.other-changed": [S, "Other transport/binding identity changed."],
   "tool.endpoint-order-changed": [C, "Endpoints were reordered."],
   // Endpoint
@@ -207,6 +208,22 @@ export const FIXED_RULES = {
     "The OData resource, operation, keys, parameters or filterable properties calls are built from changed.",
   ],
   "endpoint.execution.local-function-changed": [S, "The local function that runs the endpoint changed."],
+  "endpoint.execution.graphql-operation-changed": [
+    S,
+    "The GraphQL operation type or root field called changed.",
+  ],
+  "endpoint.execution.graphql-variables-changed": [
+    C,
+    "The GraphQL types of the variables changed (the parameter rules classify what callers may pass).",
+  ],
+  "endpoint.execution.graphql-selection-changed": [
+    C,
+    "How planned fields become a GraphQL selection set changed (the field and output rules classify what is returned).",
+  ],
+  "endpoint.execution.graphql-partial-results-changed": [
+    S,
+    "Whether partial GraphQL data is accepted changed.",
+  ],
   "endpoint.execution.other-changed": [S, "Other endpoint execution metadata changed."],
   "endpoint.server-projection-changed": [S, "The trusted server-side projection changed."],
   "endpoint.equivalent-rewrite": [

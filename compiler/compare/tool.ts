@@ -31,6 +31,7 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   baseUrl: "tool.execution.optimade-base-url-changed",
   serviceRoot: "tool.execution.odata-service-root-changed",
   module: "tool.execution.local-module-changed",
+  url: "tool.execution.graphql-url-changed",
 };
 
 export function isMcpTool(tool: ToolSpec): boolean {

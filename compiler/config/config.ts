@@ -128,6 +128,24 @@ export interface OdataSourceConfig {
   readonly overlays?: Overlays;
 }
 
+/** A GraphQL schema: a live endpoint (introspected) or an SDL file (docs/sources/graphql.md). */
+export interface GraphqlSourceConfig {
+  readonly kind: "graphql";
+  readonly location: string;
+  readonly schemaHeaders?: Readonly<Record<string, EnvRef>>;
+  /** The logical provider (default: the source name), e.g. the one a REST source of the same API names. */
+  readonly provider?: string;
+  /** Mutation endpoint name → effect (mutations are `write` unless classified here). */
+  readonly effects?: Readonly<Record<string, "read" | "write" | "destructive">>;
+  /** Accept `data` that comes with `errors` (default false: refused). */
+  readonly partialResults?: boolean;
+  /** Object levels below each root field that become output fields (default 3). */
+  readonly maxDepth?: number;
+  /** Output fields of one endpoint at most (default 200). */
+  readonly maxFields?: number;
+  readonly overlays?: Overlays;
+}
+
 export type SourceConfig =
   | OpenApiSourceConfig
   | LocalSourceConfig
@@ -135,7 +153,8 @@ export type SourceConfig =
   | OptimadeSourceConfig
   | ProposalSourceConfig
   | PluginSourceConfig
-  | OdataSourceConfig;
+  | OdataSourceConfig
+  | GraphqlSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;

@@ -176,6 +176,56 @@ const odataSource = {
   },
 } as const;
 
+const graphqlSource = {
+  type: "object",
+  required: ["kind", "location"],
+  additionalProperties: false,
+  properties: {
+    kind: { const: "graphql" },
+    location: {
+      type: "string",
+      minLength: 1,
+      description: "The GraphQL endpoint URL (introspected) or an SDL file path (relative to this config).",
+    },
+    schemaHeaders: {
+      type: "object",
+      additionalProperties: env,
+      description: "Headers sent only with the introspection query, each from a named environment variable.",
+    },
+    provider: {
+      type: "string",
+      minLength: 1,
+      description:
+        "The logical provider (default: the source name); name the same provider as another source of the same API.",
+    },
+    effects: {
+      type: "object",
+      additionalProperties: { enum: ["read", "write", "destructive"] },
+      description: "Mutation endpoint name to its effect (mutations are write unless classified here).",
+    },
+    partialResults: {
+      type: "boolean",
+      default: false,
+      description: "Accept data that comes with errors (refused by default).",
+    },
+    maxDepth: {
+      type: "integer",
+      minimum: 1,
+      maximum: 8,
+      default: 3,
+      description: "Object levels below each root field that become output fields.",
+    },
+    maxFields: {
+      type: "integer",
+      minimum: 1,
+      maximum: 2000,
+      default: 200,
+      description: "Output fields of one endpoint at most.",
+    },
+    overlays,
+  },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -212,7 +262,7 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata", "graphql"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
@@ -221,6 +271,7 @@ export const CONFIG_SCHEMA = {
           { if: { properties: { kind: { const: "proposal" } } }, then: proposalSource },
           { if: { properties: { kind: { const: "plugin" } } }, then: pluginSource },
           { if: { properties: { kind: { const: "odata" } } }, then: odataSource },
+          { if: { properties: { kind: { const: "graphql" } } }, then: graphqlSource },
         ],
       },
     },

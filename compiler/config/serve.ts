@@ -187,7 +187,8 @@ export const serveConfigSchema = {
     bindings: {
       type: "object",
       additionalProperties: binding,
-      description: "Trusted bindings of openapi (baseUrl), optimade and odata sources, by source name.",
+      description:
+        "Trusted bindings of openapi (baseUrl), optimade, odata and graphql (baseUrl: the endpoint URL) sources, by source name.",
     },
     traces: {
       type: "object",

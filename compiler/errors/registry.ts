@@ -139,6 +139,11 @@ export const COMPILER_ERRORS = {
     meaning: "A schema-fetch header names an environment variable that is not set.",
     details: { source, header: string("The header."), env: string("The environment variable.") },
   },
+  GRAPHQL_CONFIG_INVALID: {
+    class: "SourceError",
+    meaning: "A GraphQL source's local config names a mutation the schema does not have.",
+    details: { source, endpoint: string("The endpoint name in `effects`.") },
+  },
   OVERLAY_INVALID: {
     class: "CompileError",
     meaning: "A trusted overlay does not fit the imported contract.",

@@ -3,6 +3,7 @@
  */
 import type { SourceKind } from "schemarouter/internal";
 import type {
+  GraphqlSourceConfig,
   LocalSourceConfig,
   McpSourceConfig,
   OdataSourceConfig,
@@ -11,6 +12,7 @@ import type {
   PluginSourceConfig,
   ProposalSourceConfig,
 } from "../config/config.js";
+import { graphqlAdapter } from "./graphql/index.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { odataAdapter } from "./odata/index.js";
@@ -28,6 +30,7 @@ interface ConfigByKind {
   readonly proposal: ProposalSourceConfig;
   readonly plugin: PluginSourceConfig;
   readonly odata: OdataSourceConfig;
+  readonly graphql: GraphqlSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -38,4 +41,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   proposal: proposalAdapter,
   plugin: pluginAdapter,
   odata: odataAdapter,
+  graphql: graphqlAdapter,
 };

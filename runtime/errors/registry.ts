@@ -376,6 +376,9 @@ export const ERRORS = {
             "next-repeats",
             "part-content-type",
             "response-media-type",
+            "graphql-name",
+            "graphql-contract",
+            "graphql-selection",
           ],
           "Which rule refused it (a CallRefusedError before sending; an InvocationError once a response came).",
         ),
@@ -460,9 +463,15 @@ export const ERRORS = {
       route: optional(route),
       source: optional(source),
       tool: optional(tool),
-      reason: optional(oneOf(["malformed-result"], "The MCP result is not a CallToolResult.")),
+      reason: optional(
+        oneOf(
+          ["malformed-result", "graphql-errors", "graphql-partial", "graphql-response"],
+          "The MCP result is not a CallToolResult; a GraphQL response had errors and no data, partial data the source does not accept, or is not a GraphQL response.",
+        ),
+      ),
       mcpCode: optional(number("The MCP (JSON-RPC) error code.")),
       text: optional(string("The tool's error text.")),
+      messages: optional(strings("A GraphQL server's error messages (untrusted text, shortened).")),
     },
   },
   UNSUPPORTED_PATTERN: {

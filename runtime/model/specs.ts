@@ -18,7 +18,7 @@ export type Effect = "read" | "write" | "destructive" | "unclassified";
 
 export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
 
-export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin" | "odata";
+export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin" | "odata" | "graphql";
 
 /** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
 export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
@@ -146,7 +146,8 @@ export type EndpointExecution =
       readonly paginations: readonly ("offset" | "number" | "cursor")[];
     }
   | { readonly kind: "local"; readonly function: string }
-  | ODataExecution;
+  | ODataExecution
+  | GraphqlExecution;
 
 /** A name with its EDM primitive type (an OData key property, operation parameter or filterable property). */
 export interface ODataTypedName {
@@ -170,6 +171,35 @@ export interface ODataExecution {
   readonly filterable: readonly ODataTypedName[];
   /** True when the answer is a collection wrapped in `value` (pages followed by `@odata.nextLink`). */
   readonly collection: boolean;
+}
+
+/**
+ * A GraphQL root field called as one operation (docs/sources/graphql.md). The runtime builds the
+ * query text from these locked, name-checked parts and the planned fields; it never parses GraphQL.
+ */
+export interface GraphqlExecution {
+  readonly kind: "graphql";
+  readonly operation: "query" | "mutation";
+  /** The root field (a GraphQL name). */
+  readonly field: string;
+  /** Argument name → its GraphQL type as written in the schema (e.g. `[ID!]!`), sent as a variable. */
+  readonly variables: Readonly<Record<string, string>>;
+  /** The server-side projection contract (fingerprinted): how planned fields become a selection set. */
+  readonly selection: GraphqlSelectionSpec;
+  /** Data that comes with `errors` is returned (true) or refused (false); local config only. */
+  readonly partialResults: boolean;
+}
+
+export interface GraphqlSelectionSpec {
+  /**
+   * Positions (field names below the root joined by ".", "" for the root value) whose type is an
+   * interface or union: their selection set also asks for `__typename`.
+   */
+  readonly abstract: readonly string[];
+  /**
+   * Union positions: for each child field, the member types it is selected on (`... on Type`).
+   */
+  readonly unions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
 export interface EndpointSpec {
@@ -199,7 +229,9 @@ export type ToolExecution =
   | { readonly transport: "mcp"; readonly server: "stdio" | "http"; readonly identity: string }
   | { readonly transport: "optimade"; readonly baseUrl: string }
   | { readonly transport: "local"; readonly module: string }
-  | { readonly transport: "odata"; readonly serviceRoot: string };
+  | { readonly transport: "odata"; readonly serviceRoot: string }
+  /** `url`: the endpoint introspected at compile time; absent for an SDL file (the binding gives it). */
+  | { readonly transport: "graphql"; readonly url?: string };
 
 export interface ToolSpec {
   readonly name: string;

@@ -22,6 +22,7 @@ const KEYS = {
   mcp: ["mcp", "timeoutMs", "relistBefore"],
   optimade: ["optimade"],
   odata: ["odata"],
+  graphql: ["graphql"],
   invoker: ["invoker"],
 } as const;
 
@@ -32,8 +33,11 @@ function kindOf(config: object, transport: string): BindingKind {
   if ("mcp" in config) return "mcp";
   if ("optimade" in config) return "optimade";
   if ("odata" in config) return "odata";
+  if ("graphql" in config) return "graphql";
   if ("baseUrl" in config) return "http";
-  return transport === "mcp" || transport === "optimade" || transport === "odata" ? transport : "http";
+  return transport === "mcp" || transport === "optimade" || transport === "odata" || transport === "graphql"
+    ? transport
+    : "http";
 }
 
 function hintFor(kind: BindingKind, transport: string): string {
@@ -41,6 +45,7 @@ function hintFor(kind: BindingKind, transport: string): string {
     return '{ mcp: { stdio: { command, args } } } or { mcp: { url: "https://…" } }';
   if (kind === "optimade" || transport === "optimade") return "{ optimade: { … } }";
   if (kind === "odata" || transport === "odata") return "{ odata: { headers: { … } } }";
+  if (kind === "graphql" || transport === "graphql") return '{ graphql: { url: "https://…/graphql" } }';
   return '{ baseUrl: "https://api.example.com", headers: { … } }';
 }
 

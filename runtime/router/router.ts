@@ -45,6 +45,7 @@ import {
   type StateAwareOptions,
 } from "../retrieval/index.js";
 import type { RunEvent } from "../traces/events.js";
+import { createGraphqlBinding, type GraphqlBindingSettings } from "../transports/graphql/transport.js";
 import { createHttpInvoker, type HttpBindingOptions } from "../transports/http/transport.js";
 import {
   createLocalInvoker,
@@ -95,12 +96,21 @@ export interface OdataBindingOptions {
   readonly odata: OdataBindingSettings;
 }
 
+/**
+ * Trusted GraphQL binding: the endpoint URL (required for a source compiled from an SDL file; the
+ * locked one otherwise, LOCK_MISMATCH when another is given), headers and limits.
+ */
+export interface GraphqlBindingOptions {
+  readonly graphql: GraphqlBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
 export type BindingConfig =
   | HttpBindingOptions
   | McpBindingOptions
   | OptimadeBindingOptions
   | OdataBindingOptions
+  | GraphqlBindingOptions
   | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
@@ -579,6 +589,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     return createOdataBinding(tool, execution.serviceRoot, config.odata);
+  }
+  if ("graphql" in config) {
+    if (execution.transport !== "graphql") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: a GraphQL binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createGraphqlBinding(tool, execution.url, config.graphql);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

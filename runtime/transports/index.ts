@@ -3,6 +3,12 @@
  * through `SchemaRouter.load()` bindings: HTTP (OpenAPI), MCP (stdio, Streamable HTTP or a trusted client
  * factory), OPTIMADE, OData and local tools (docs/runtime/transports.md).
  */
+
+export {
+  createGraphqlInvoker,
+  type GraphqlBindingSettings,
+  type GraphqlInvokerOptions,
+} from "./graphql/transport.js";
 export { createHttpInvoker, type DispatcherLike, type HttpBindingOptions } from "./http/transport.js";
 export { createLocalInvoker, localToolSpec } from "./local/transport.js";
 export {

@@ -120,7 +120,7 @@ describe("serveSetup", () => {
     });
     await expect(serveSetup(await loadConfig(project.configPath), env)).rejects.toMatchObject({
       message: expect.stringContaining(
-        "serve.bindings.tools: only openapi, optimade and odata sources take a binding here (local sources",
+        "serve.bindings.tools: only openapi, optimade, odata and graphql sources take a binding here (local sources",
       ),
     });
   });

@@ -172,6 +172,23 @@ export const ODATA = bare({
     collection: true,
   },
 });
+export const GRAPHQL = bare({
+  execution: {
+    kind: "graphql",
+    operation: "query",
+    field: "book",
+    variables: { id: "ID!" },
+    selection: { abstract: [], unions: {} },
+    partialResults: false,
+  },
+});
+const graphql = (execution: Partial<Extract<EndpointSpec["execution"], { kind: "graphql" }>>) =>
+  bare({
+    execution: {
+      ...(GRAPHQL.execution as Extract<EndpointSpec["execution"], { kind: "graphql" }>),
+      ...execution,
+    },
+  });
 
 // biome-ignore format: one case per line
 export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
@@ -191,6 +208,11 @@ export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
   ["OPTIMADE entry type changed", { given: [OPTIMADE, bare({ execution: { kind: "optimade", entryType: "references", mode: "list", paginations: ["offset"] } })], want: { category: "security-review", rule: "endpoint.execution.optimade-changed" } }],
   ["OData filterable property type changed", { given: [ODATA, bare({ execution: { kind: "odata", operation: "list", resource: "Books", keys: [], parameters: [], filterable: [{ name: "stock", type: "Edm.Int64" }], collection: true } })], want: { category: "security-review", rule: "endpoint.execution.odata-changed", pointer: "/execution/filterable" } }],
   ["local function changed", { given: [LOCAL, bare({ execution: { kind: "local", function: "lookupAll" } })], want: { category: "security-review", rule: "endpoint.execution.local-function-changed" } }],
+  ["GraphQL root field changed", { given: [GRAPHQL, graphql({ field: "books" })], want: { category: "security-review", rule: "endpoint.execution.graphql-operation-changed", pointer: "/execution/field" } }],
+  ["GraphQL operation changed", { given: [GRAPHQL, graphql({ operation: "mutation" })], want: { category: "security-review", rule: "endpoint.execution.graphql-operation-changed", pointer: "/execution/operation" } }],
+  ["GraphQL variable type changed", { given: [GRAPHQL, graphql({ variables: { id: "ID" } })], want: { category: "compatible", rule: "endpoint.execution.graphql-variables-changed" } }],
+  ["GraphQL selection changed", { given: [GRAPHQL, graphql({ selection: { abstract: [""], unions: {} } })], want: { category: "compatible", rule: "endpoint.execution.graphql-selection-changed" } }],
+  ["GraphQL partial results accepted", { given: [GRAPHQL, graphql({ partialResults: true })], want: { category: "security-review", rule: "endpoint.execution.graphql-partial-results-changed" } }],
   ["unknown execution member", { given: [HTTP, bare({ execution: { ...HTTP.execution, timeout: 5 } as unknown as EndpointSpec["execution"] })], want: { category: "security-review", rule: "endpoint.execution.other-changed", pointer: "/execution/timeout" } }],
   ["server projection added", { given: [HTTP, bare({ serverProjection: { parameter: "response_fields", selectors: { id: "id" }, always: ["id"], separator: "," } })], want: { category: "security-review", rule: "endpoint.server-projection-changed", pointer: "/serverProjection" } }],
   ["server projection selector changed", { given: [bare({ serverProjection: { parameter: "response_fields", selectors: { id: "id" }, always: [], separator: "," } }), bare({ serverProjection: { parameter: "response_fields", selectors: { id: "_x_id" }, always: [], separator: "," } })], want: { category: "security-review", rule: "endpoint.server-projection-changed", pointer: "/serverProjection/selectors" } }],
@@ -223,6 +245,7 @@ export const TOOL_CASES: readonly Case<ToolSpec>[] = [
   ["OPTIMADE base URL changed", { given: [tool({ execution: { transport: "optimade", baseUrl: "https://a.example/optimade" } }), tool({ execution: { transport: "optimade", baseUrl: "https://b.example/optimade" } })], want: { category: "security-review", rule: "tool.execution.optimade-base-url-changed" } }],
   ["OData service root changed", { given: [tool({ execution: { transport: "odata", serviceRoot: "https://a.example/odata" } }), tool({ execution: { transport: "odata", serviceRoot: "https://b.example/odata" } })], want: { category: "security-review", rule: "tool.execution.odata-service-root-changed" } }],
   ["local module changed", { given: [tool({ execution: { transport: "local", module: "./a.js" } }), tool({ execution: { transport: "local", module: "./b.js" } })], want: { category: "security-review", rule: "tool.execution.local-module-changed" } }],
+  ["GraphQL endpoint URL changed", { given: [tool({ execution: { transport: "graphql", url: "https://a.example/graphql" } }), tool({ execution: { transport: "graphql", url: "https://b.example/graphql" } })], want: { category: "security-review", rule: "tool.execution.graphql-url-changed" } }],
   ["unknown execution member", { given: [tool(), tool({ execution: { transport: "http", basePath: "/", origin: "https://api.github.com", proxy: "x" } as ToolSpec["execution"] })], want: { category: "security-review", rule: "tool.execution.other-changed" } }],
   ["OpenAPI overlays changed", { given: [tool(), tool({ metadata: { specOverlays: [{ file: "fix.yaml", digest: "sha256:aaaa", actions: [{ index: 0, kind: "remove", target: "$.x", matched: 1 }] }] } })], want: { category: "compatible", rule: "tool.spec-overlays-changed", pointer: "/metadata/specOverlays" } }],
   ["unknown tool member", { given: [tool(), { ...tool(), version: "2" } as ToolSpec], want: { category: "breaking", rule: "contract.unknown-change", pointer: "/version" } }],

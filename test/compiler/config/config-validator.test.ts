@@ -25,7 +25,7 @@ const CASES: ReadonlyArray<readonly [string, unknown]> = [
     "a source name that breaks the pattern",
     { sources: { "Bad-Name": { kind: "openapi", location: "a.json" } } },
   ],
-  ["an unknown source kind", { sources: { api: { kind: "graphql", location: "x" } } }],
+  ["an unknown source kind", { sources: { api: { kind: "soap", location: "x" } } }],
   ["a wrong type", { outDir: 7, sources: {} }],
   [
     "an MCP URL with credentials",

@@ -29,10 +29,10 @@ describe("config mistakes", () => {
 
   it("an unknown source kind lists the kinds", async () => {
     const { project, error } = await refusal(
-      `{\n  "sources": {\n    "api": {\n      "kind": "graphql",\n      "location": "x.graphql"\n    }\n  }\n}\n`,
+      `{\n  "sources": {\n    "api": {\n      "kind": "soap",\n      "location": "x.wsdl"\n    }\n  }\n}\n`,
     );
     expect(error.message).toContain(
-      `${project.configPath}:4: "sources.api.kind" is "graphql"; it must be one of "openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata".`,
+      `${project.configPath}:4: "sources.api.kind" is "soap"; it must be one of "openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata", "graphql".`,
     );
     expect(error.details).toMatchObject({ line: 4 });
   });
