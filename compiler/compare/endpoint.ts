@@ -132,6 +132,8 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   mode: "endpoint.execution.optimade-changed",
   paginations: "endpoint.execution.optimade-changed",
   function: "endpoint.execution.local-function-changed",
+  rpcMethod: "endpoint.execution.openrpc-changed",
+  paramStructure: "endpoint.execution.openrpc-changed",
 };
 
 function diffExecution(a: EndpointSpec, b: EndpointSpec, emit: Emit): void {

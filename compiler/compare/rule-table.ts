@@ -171,6 +171,7 @@ export const FIXED_RULES = {
   "tool.execution.mcp-identity-changed": [S, "The MCP server identity changed."],
   "tool.execution.optimade-base-url-changed": [S, "The OPTIMADE base URL calls go to changed."],
   "tool.execution.local-module-changed": [S, "The local module that runs the tool changed."],
+  "tool.execution.openrpc-url-changed": [S, "The JSON-RPC endpoint OpenRPC calls go to changed."],
   "tool.execution.other-changed": [S, "Other transport/binding identity changed."],
   "tool.endpoint-order-changed": [C, "Endpoints were reordered."],
   // Endpoint
@@ -198,6 +199,10 @@ export const FIXED_RULES = {
   "endpoint.execution.mcp-tool-name-changed": [S, "The MCP tool name called on the server changed."],
   "endpoint.execution.optimade-changed": [S, "The OPTIMADE entry type, mode or pagination changed."],
   "endpoint.execution.local-function-changed": [S, "The local function that runs the endpoint changed."],
+  "endpoint.execution.openrpc-changed": [
+    S,
+    "The JSON-RPC method called, or how its params are sent, changed.",
+  ],
   "endpoint.execution.other-changed": [S, "Other endpoint execution metadata changed."],
   "endpoint.server-projection-changed": [S, "The trusted server-side projection changed."],
   "endpoint.equivalent-rewrite": [

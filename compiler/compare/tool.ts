@@ -29,6 +29,7 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   identity: "tool.execution.mcp-identity-changed",
   baseUrl: "tool.execution.optimade-base-url-changed",
   module: "tool.execution.local-module-changed",
+  rpcUrl: "tool.execution.openrpc-url-changed",
 };
 
 export function isMcpTool(tool: ToolSpec): boolean {

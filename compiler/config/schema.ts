@@ -6,6 +6,7 @@
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { openRpcSourceConfigSchema } from "./openrpc-source.js";
 import { serveConfigSchema } from "./serve.js";
 
 const endpointOverlay = {
@@ -100,6 +101,12 @@ const optimadeSource = {
   },
 } as const;
 
+/** The OpenRPC source schema (compiler/config/openrpc-source.ts) with the shared overlays definition. */
+const openrpcSource = {
+  ...openRpcSourceConfigSchema,
+  properties: { ...openRpcSourceConfigSchema.properties, overlays },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -133,12 +140,13 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade"] } },
+        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "openrpc"] } },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
           { if: { properties: { kind: { const: "mcp" } } }, then: mcpSource },
           { if: { properties: { kind: { const: "optimade" } } }, then: optimadeSource },
+          { if: { properties: { kind: { const: "openrpc" } } }, then: openrpcSource },
         ],
       },
     },

@@ -6,11 +6,13 @@ import type {
   LocalSourceConfig,
   McpSourceConfig,
   OpenApiSourceConfig,
+  OpenRpcSourceConfig,
   OptimadeSourceConfig,
 } from "../config/config.js";
 import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { openapiAdapter } from "./openapi/index.js";
+import { openrpcAdapter } from "./openrpc/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
 import type { SourceAdapter } from "./types.js";
 
@@ -19,6 +21,7 @@ interface ConfigByKind {
   readonly local: LocalSourceConfig;
   readonly mcp: McpSourceConfig;
   readonly optimade: OptimadeSourceConfig;
+  readonly openrpc: OpenRpcSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -26,4 +29,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   local: localAdapter,
   mcp: mcpAdapter,
   optimade: optimadeAdapter,
+  openrpc: openrpcAdapter,
 };

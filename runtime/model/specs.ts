@@ -18,7 +18,7 @@ export type Effect = "read" | "write" | "destructive" | "unclassified";
 
 export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
 
-export type SourceKind = "openapi" | "mcp" | "optimade" | "local";
+export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "openrpc";
 
 /** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
 export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
@@ -119,7 +119,14 @@ export type EndpointExecution =
       readonly mode: "list" | "single";
       readonly paginations: readonly ("offset" | "number" | "cursor")[];
     }
-  | { readonly kind: "local"; readonly function: string };
+  | { readonly kind: "local"; readonly function: string }
+  | {
+      readonly kind: "openrpc";
+      /** The JSON-RPC method called (docs/sources/openrpc.md). */
+      readonly rpcMethod: string;
+      /** How `params` travels: an object by name, or an array in parameter order. */
+      readonly paramStructure: "by-name" | "by-position";
+    };
 
 export interface EndpointSpec {
   readonly name: string;
@@ -142,7 +149,8 @@ export type ToolExecution =
   | { readonly transport: "http"; readonly basePath: string; readonly origin?: string }
   | { readonly transport: "mcp"; readonly server: "stdio" | "http"; readonly identity: string }
   | { readonly transport: "optimade"; readonly baseUrl: string }
-  | { readonly transport: "local"; readonly module: string };
+  | { readonly transport: "local"; readonly module: string }
+  | { readonly transport: "openrpc"; readonly rpcUrl: string };
 
 export interface ToolSpec {
   readonly name: string;

@@ -27,7 +27,7 @@ const REQUEST_KEYS: ReadonlySet<string> = new Set([
   "fallbacks",
 ]);
 
-const SOURCE_KINDS: readonly SourceKind[] = ["openapi", "mcp", "optimade", "local"];
+const SOURCE_KINDS: readonly SourceKind[] = ["openapi", "mcp", "optimade", "local", "openrpc"];
 
 /** A retrieval or planning request is malformed (code `INVALID_RETRIEVAL_REQUEST`). */
 export class RetrievalError extends SchemaRouterError<"INVALID_RETRIEVAL_REQUEST"> {

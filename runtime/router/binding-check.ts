@@ -21,6 +21,7 @@ const KEYS = {
   ],
   mcp: ["mcp", "timeoutMs", "relistBefore"],
   optimade: ["optimade"],
+  openrpc: ["openrpc"],
   invoker: ["invoker"],
 } as const;
 
@@ -30,14 +31,16 @@ function kindOf(config: object, transport: string): BindingKind {
   if ("invoker" in config) return "invoker";
   if ("mcp" in config) return "mcp";
   if ("optimade" in config) return "optimade";
+  if ("openrpc" in config) return "openrpc";
   if ("baseUrl" in config) return "http";
-  return transport === "mcp" || transport === "optimade" ? transport : "http";
+  return transport === "mcp" || transport === "optimade" || transport === "openrpc" ? transport : "http";
 }
 
 function hintFor(kind: BindingKind, transport: string): string {
   if (kind === "mcp" || transport === "mcp")
     return '{ mcp: { stdio: { command, args } } } or { mcp: { url: "https://…" } }';
   if (kind === "optimade" || transport === "optimade") return "{ optimade: { … } }";
+  if (kind === "openrpc" || transport === "openrpc") return "{ openrpc: { headers: { … } } }";
   return '{ baseUrl: "https://api.example.com", headers: { … } }';
 }
 

@@ -56,6 +56,7 @@ import {
   mcpClientFactory,
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
+import { createOpenRpcBinding, type OpenRpcBindingSettings } from "../transports/openrpc/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 
@@ -76,11 +77,20 @@ export interface OptimadeBindingOptions {
   readonly optimade: OptimadeBindingSettings;
 }
 
+/**
+ * Trusted OpenRPC binding: headers and limits of the JSON-RPC endpoint. The URL defaults to the locked
+ * one (the trusted config's `url`); a different one is refused (LOCK_MISMATCH).
+ */
+export interface OpenRpcBindingOptions {
+  readonly openrpc: OpenRpcBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
 export type BindingConfig =
   | HttpBindingOptions
   | McpBindingOptions
   | OptimadeBindingOptions
+  | OpenRpcBindingOptions
   | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
@@ -431,6 +441,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     return createOptimadeBinding(tool, execution.baseUrl, config.optimade);
+  }
+  if ("openrpc" in config) {
+    if (execution.transport !== "openrpc") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: an OpenRPC binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createOpenRpcBinding(tool, execution.rpcUrl, config.openrpc);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

@@ -22,3 +22,10 @@ export {
   type OptimadeInvokerOptions,
   type OptimadeLimits,
 } from "./optimade/transport.js";
+export {
+  createOpenRpcInvoker,
+  DEFAULT_OPENRPC_LIMITS,
+  type OpenRpcBindingSettings,
+  type OpenRpcInvokerOptions,
+  type OpenRpcLimits,
+} from "./openrpc/transport.js";

@@ -161,6 +161,9 @@ export const OPTIMADE = bare({
   execution: { kind: "optimade", entryType: "structures", mode: "list", paginations: ["offset"] },
 });
 export const LOCAL = bare({ execution: { kind: "local", function: "lookup" } });
+export const OPENRPC = bare({
+  execution: { kind: "openrpc", rpcMethod: "list_pets", paramStructure: "by-position" },
+});
 
 // biome-ignore format: one case per line
 export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
@@ -178,6 +181,8 @@ export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
   ["execution kind changed", { given: [HTTP, bare({ execution: { kind: "mcp", toolName: "things" } })], want: { category: "security-review", rule: "endpoint.execution.kind-changed", pointer: "/execution/kind" } }],
   ["MCP tool name changed", { given: [MCP_ENDPOINT, { ...MCP_ENDPOINT, execution: { kind: "mcp", toolName: "delete_graph" } }], want: { category: "security-review", rule: "endpoint.execution.mcp-tool-name-changed" } }],
   ["OPTIMADE entry type changed", { given: [OPTIMADE, bare({ execution: { kind: "optimade", entryType: "references", mode: "list", paginations: ["offset"] } })], want: { category: "security-review", rule: "endpoint.execution.optimade-changed" } }],
+  ["OpenRPC params by position → by name", { given: [OPENRPC, bare({ execution: { kind: "openrpc", rpcMethod: "list_pets", paramStructure: "by-name" } })], want: { category: "security-review", rule: "endpoint.execution.openrpc-changed", pointer: "/execution/paramStructure" } }],
+  ["OpenRPC method changed", { given: [OPENRPC, bare({ execution: { kind: "openrpc", rpcMethod: "delete_pets", paramStructure: "by-position" } })], want: { category: "security-review", rule: "endpoint.execution.openrpc-changed", pointer: "/execution/rpcMethod" } }],
   ["local function changed", { given: [LOCAL, bare({ execution: { kind: "local", function: "lookupAll" } })], want: { category: "security-review", rule: "endpoint.execution.local-function-changed" } }],
   ["unknown execution member", { given: [HTTP, bare({ execution: { ...HTTP.execution, timeout: 5 } as unknown as EndpointSpec["execution"] })], want: { category: "security-review", rule: "endpoint.execution.other-changed", pointer: "/execution/timeout" } }],
   ["server projection added", { given: [HTTP, bare({ serverProjection: { parameter: "response_fields", selectors: { id: "id" }, always: ["id"], separator: "," } })], want: { category: "security-review", rule: "endpoint.server-projection-changed", pointer: "/serverProjection" } }],
@@ -209,6 +214,7 @@ export const TOOL_CASES: readonly Case<ToolSpec>[] = [
   ["MCP server kind changed", { given: [MCP, mcpTool({ execution: { transport: "mcp", server: "http", identity: "server-memory" } })], want: { category: "security-review", rule: "tool.execution.mcp-server-changed" } }],
   ["MCP identity changed", { given: [MCP, mcpTool({ execution: { transport: "mcp", server: "stdio", identity: "other-memory" } })], want: { category: "security-review", rule: "tool.execution.mcp-identity-changed" } }],
   ["OPTIMADE base URL changed", { given: [tool({ execution: { transport: "optimade", baseUrl: "https://a.example/optimade" } }), tool({ execution: { transport: "optimade", baseUrl: "https://b.example/optimade" } })], want: { category: "security-review", rule: "tool.execution.optimade-base-url-changed" } }],
+  ["OpenRPC endpoint URL changed", { given: [tool({ execution: { transport: "openrpc", rpcUrl: "https://a.example/rpc" } }), tool({ execution: { transport: "openrpc", rpcUrl: "https://b.example/rpc" } })], want: { category: "security-review", rule: "tool.execution.openrpc-url-changed", pointer: "/execution/rpcUrl" } }],
   ["local module changed", { given: [tool({ execution: { transport: "local", module: "./a.js" } }), tool({ execution: { transport: "local", module: "./b.js" } })], want: { category: "security-review", rule: "tool.execution.local-module-changed" } }],
   ["unknown execution member", { given: [tool(), tool({ execution: { transport: "http", basePath: "/", origin: "https://api.github.com", proxy: "x" } as ToolSpec["execution"] })], want: { category: "security-review", rule: "tool.execution.other-changed" } }],
   ["unknown tool member", { given: [tool(), { ...tool(), version: "2" } as ToolSpec], want: { category: "breaking", rule: "contract.unknown-change", pointer: "/version" } }],
