@@ -19,7 +19,9 @@ export function reportExtensions(doc: unknown, report: (issue: CompatibilityIssu
     const [node, at] = pending.pop()!;
     if (node === null || typeof node !== "object") continue;
     if (Array.isArray(node)) {
-      node.forEach((item, index) => pending.push([item, `${at}/${index}`]));
+      node.forEach((item, index) => {
+        pending.push([item, `${at}/${index}`]);
+      });
       continue;
     }
     for (const [key, value] of Object.entries(node)) {

@@ -42,7 +42,7 @@ export function requestBodyOf(
     let last = given.length - 1;
     while (last >= 0 && given[last] === undefined) last--;
     const positional = given.slice(0, last + 1);
-    const gap = positional.findIndex((value) => value === undefined);
+    const gap = positional.indexOf(undefined);
     if (gap !== -1) {
       const missing = endpoint.parameters[gap]!.name;
       throw new CallRefusedError(
@@ -87,7 +87,12 @@ function invalid(route: string, reason: Reason): InvocationError<"JSONRPC_RESPON
 
 /** Server text made safe to show: control characters replaced, length bounded. */
 function untrustedText(text: string, redact: (text: string) => string): string {
-  const cleaned = redact(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  const cleaned = [...redact(text)]
+    .map((char) => {
+      const code = char.codePointAt(0)!;
+      return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? " " : char;
+    })
+    .join("");
   return cleaned.length > MAX_RPC_MESSAGE ? `${cleaned.slice(0, MAX_RPC_MESSAGE)}…` : cleaned;
 }
 
