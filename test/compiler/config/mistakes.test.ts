@@ -32,7 +32,7 @@ describe("config mistakes", () => {
       `{\n  "sources": {\n    "api": {\n      "kind": "graphql",\n      "location": "x.graphql"\n    }\n  }\n}\n`,
     );
     expect(error.message).toContain(
-      `${project.configPath}:4: "sources.api.kind" is "graphql"; it must be one of "openapi", "local", "mcp", "optimade".`,
+      `${project.configPath}:4: "sources.api.kind" is "graphql"; it must be one of "openapi", "local", "mcp", "optimade", "openrpc".`,
     );
     expect(error.details).toMatchObject({ line: 4 });
   });
