@@ -1,6 +1,7 @@
 /** Entry point of `npm run demo` (compiled by examples/tsconfig.json); argv[2] is the OPTIMADE base URL. */
 import { runAgentDemo } from "./agent/app.js";
 import { runMemoryDemo } from "./mcp-memory/app.js";
+import { runOpenRpcDemo } from "./openrpc/app.js";
 import { runOptimadeDemo } from "./optimade/app.js";
 import { runPetstoreDemo } from "./petstore/app.js";
 
@@ -13,5 +14,7 @@ log("\n== Memory (MCP server-memory over stdio)");
 await runMemoryDemo(root, log);
 log("\n== Materials (OPTIMADE provider on 127.0.0.1)");
 await runOptimadeDemo(root, log, process.argv[2] ?? "http://127.0.0.1:18473");
+log("\n== Math (OpenRPC: @open-rpc/server-js on 127.0.0.1)");
+await runOpenRpcDemo(root, log);
 log("\n== Agent (AI SDK generateText, scripted model, Petstore tools)");
 await runAgentDemo(root, log);

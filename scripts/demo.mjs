@@ -1,4 +1,4 @@
-// `npm run demo`: start the example OPTIMADE provider, compile the examples with the built CLI,
+// `npm run demo`: start the example OPTIMADE provider and JSON-RPC server, compile the examples with the built CLI,
 // type-check and build the example apps against the generated bindings, then run governed calls.
 import { spawn } from "node:child_process";
 
@@ -18,10 +18,13 @@ const tsc = () => node("node_modules/typescript/bin/tsc", "-p", "examples/tsconf
 await tsc(); // builds the provider fixture and the apps (against the committed bindings)
 const { startDemoProvider } = await import("../examples/.build/examples/optimade/provider.js");
 const provider = await startDemoProvider();
+const { startDemoMathServer } = await import("../examples/.build/examples/openrpc/server.js");
+const math = await startDemoMathServer("examples/openrpc/simple-math.json");
 try {
   await node("compiler/dist/cli/bin.js", "compile");
   await tsc(); // again, in case compile regenerated bindings
   await node("examples/.build/examples/demo.js", provider.baseUrl);
 } finally {
+  await math.close();
   await provider.close();
 }
