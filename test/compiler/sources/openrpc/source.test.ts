@@ -249,7 +249,16 @@ describe("rpc.discover against @open-rpc/server-js", () => {
       { kind: "openrpc", location: "petstore.json", url: server.url },
       context,
     );
-    expect(discovered.tools).toEqual(fromFile.tools);
+    // server-js serves the document dereferenced: the same methods, params and fields, schemas inlined.
+    const shape = (result: SourceResult) =>
+      result.tools[0]!.endpoints.map((candidate) => [
+        candidate.name,
+        candidate.execution,
+        candidate.parameters.map((parameter) => [parameter.name, parameter.required]),
+        candidate.fields.map((field) => field.id),
+      ]);
+    expect(shape(discovered)).toEqual(shape(fromFile));
+    expect(Object.keys(discovered.defs)).toEqual([]);
     expect(discovered.tools[0]!.execution).toEqual({ transport: "openrpc", rpcUrl: server.url });
     expect(discovered.location).toBe(server.url);
   });
