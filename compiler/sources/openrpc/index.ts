@@ -104,6 +104,13 @@ export function buildOpenRpcSource(
           level: "unsupported",
           message: `method ${index} has no name; it is not compiled.`,
         });
+      if (methodName in Object.prototype)
+        throw new UnsupportedConstruct({
+          pointer,
+          construct: "method-name",
+          level: "unsupported",
+          message: `method "${methodName}" is a name reserved by JavaScript objects that the lockfile cannot key safely; it is not compiled.`,
+        });
       if (names.has(methodName))
         throw new UnsupportedConstruct({
           pointer,
