@@ -136,8 +136,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { OptimadeBindingOptions } from "./router/router.js";
-export type { OpenRpcBindingOptions } from "./router/router.js";
+export type { OpenRpcBindingOptions, OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
@@ -162,5 +161,5 @@ export {
   type LocalToolDefinition,
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
-export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";
 export type { OpenRpcBindingSettings, OpenRpcLimits } from "./transports/openrpc/transport.js";
+export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";

@@ -16,16 +16,16 @@ export {
   stdioClientFactory,
 } from "./mcp/transport.js";
 export {
-  createOptimadeInvoker,
-  DEFAULT_OPTIMADE_LIMITS,
-  type OptimadeBindingSettings,
-  type OptimadeInvokerOptions,
-  type OptimadeLimits,
-} from "./optimade/transport.js";
-export {
   createOpenRpcInvoker,
   DEFAULT_OPENRPC_LIMITS,
   type OpenRpcBindingSettings,
   type OpenRpcInvokerOptions,
   type OpenRpcLimits,
 } from "./openrpc/transport.js";
+export {
+  createOptimadeInvoker,
+  DEFAULT_OPTIMADE_LIMITS,
+  type OptimadeBindingSettings,
+  type OptimadeInvokerOptions,
+  type OptimadeLimits,
+} from "./optimade/transport.js";

@@ -73,8 +73,9 @@ describe("documents", () => {
   });
 
   it("refuses a document source without the JSON-RPC endpoint to call (the document's servers are not trusted)", async () => {
+    writeInto(project, "no-url.json", JSON.stringify(base([math()])));
     const error = await refusal(
-      compileDoc(base([math()]), { url: undefined } as Partial<OpenRpcSourceConfig>),
+      resolveSource("fixture", { kind: "openrpc", location: "no-url.json" }, context),
     );
     expect(error.code).toBe("SOURCE_INVALID");
     expect(error.message).toBe(
