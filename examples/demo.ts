@@ -8,6 +8,7 @@ import { runGraphqlDemo } from "./graphql/app.js";
 import { startGraphqlServer } from "./graphql/server.js";
 import { runMemoryDemo } from "./mcp-memory/app.js";
 import { runOdataDemo } from "./odata/app.js";
+import { runOpenRpcDemo } from "./openrpc/app.js";
 import { runOptimadeDemo } from "./optimade/app.js";
 import { runPetstoreDemo } from "./petstore/app.js";
 
@@ -29,5 +30,7 @@ try {
 } finally {
   await library.close();
 }
+log("\n== Math (OpenRPC: @open-rpc/server-js on 127.0.0.1)");
+await runOpenRpcDemo(root, log);
 log("\n== Agent (AI SDK generateText, scripted model, Petstore tools)");
 await runAgentDemo(root, log);

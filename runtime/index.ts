@@ -147,7 +147,12 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
-export type { GraphqlBindingOptions, OdataBindingOptions, OptimadeBindingOptions } from "./router/router.js";
+export type {
+  GraphqlBindingOptions,
+  OdataBindingOptions,
+  OpenRpcBindingOptions,
+  OptimadeBindingOptions,
+} from "./router/router.js";
 export {
   type BindingConfig,
   type McpBindingOptions,
@@ -175,4 +180,5 @@ export {
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
 export type { OdataBindingSettings, OdataLimits } from "./transports/odata/transport.js";
+export type { OpenRpcBindingSettings, OpenRpcLimits } from "./transports/openrpc/transport.js";
 export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";

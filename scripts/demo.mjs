@@ -1,4 +1,4 @@
-// `npm run demo`: start the example OPTIMADE provider and OData service (the demo starts the GraphQL server itself), compile the examples with the built CLI,
+// `npm run demo`: start the example OPTIMADE provider, OData service and JSON-RPC server (the demo starts the GraphQL server itself), compile the examples with the built CLI,
 // type-check and build the example apps against the generated bindings, then run governed calls.
 import { spawn } from "node:child_process";
 
@@ -20,11 +20,14 @@ const { startDemoProvider } = await import("../examples/.build/examples/optimade
 const provider = await startDemoProvider();
 const { startDemoService } = await import("../examples/.build/examples/odata/server.js");
 const bookshop = await startDemoService();
+const { startDemoMathServer } = await import("../examples/.build/examples/openrpc/server.js");
+const math = await startDemoMathServer("examples/openrpc/simple-math.json");
 try {
   await node("compiler/dist/cli/bin.js", "compile");
   await tsc(); // again, in case compile regenerated bindings
   await node("examples/.build/examples/demo.js", provider.baseUrl);
 } finally {
+  await math.close();
   await bookshop.close();
   await provider.close();
 }

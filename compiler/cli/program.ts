@@ -157,6 +157,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       );
     });
   add
+    .command("openrpc <name> [location]")
+    .description(
+      "an OpenRPC document (file path or https URL) with --url <json-rpc-endpoint>, or --discover <json-rpc-endpoint>",
+    )
+    .option("--url <url>", "the JSON-RPC endpoint calls go to")
+    .option("--discover <url>", "read the document from the endpoint's rpc.discover (calls go there too)")
+    .action(
+      async (name: string, location: string | undefined, options: { url?: string; discover?: string }) => {
+        if ((location === undefined) === (options.discover === undefined))
+          throw new CommanderError(2, "usage", "give exactly one of <location> or --discover <url>");
+        if (location !== undefined && options.url === undefined)
+          throw new CommanderError(2, "usage", "a document <location> needs --url <json-rpc-endpoint>");
+        await addSource(configPath(), name, {
+          kind: "openrpc",
+          ...(location !== undefined ? { location } : {}),
+          ...(options.discover !== undefined ? { discover: options.discover } : {}),
+          ...(options.url !== undefined ? { url: options.url } : {}),
+        });
+        io.stdout(
+          `Added openrpc source "${name}". Classify its methods in "effects" to allow calls, then run \`schemarouter compile\`.\n`,
+        );
+      },
+    );
+  add
     .command("local <name> <module>")
     .description("a local TypeScript/JavaScript tool module (default export defineLocalTool(...))")
     .action(async (name: string, module: string) => {

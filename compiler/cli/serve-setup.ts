@@ -108,6 +108,9 @@ export async function serveSetup(config: ResolvedConfig, env: Env): Promise<Serv
           mcp: options,
           ...(binding?.timeoutMs !== undefined ? { timeoutMs: binding.timeoutMs } : {}),
         };
+      } else if (source.kind === "openrpc") {
+        // The locked JSON-RPC endpoint from the source config (docs/sources/openrpc.md).
+        bindings[name] = { openrpc: {} };
       } else {
         local[name] = (await loadLocalDefinition(name, source, config.dir)).definition;
       }

@@ -139,11 +139,19 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   filterable: "endpoint.execution.odata-changed",
   collection: "endpoint.execution.odata-changed",
   function: "endpoint.execution.local-function-changed",
-  operation: "endpoint.execution.graphql-operation-changed",
-  field: "endpoint.execution.graphql-operation-changed",
-  variables: "endpoint.execution.graphql-variables-changed",
-  selection: "endpoint.execution.graphql-selection-changed",
-  partialResults: "endpoint.execution.graphql-partial-results-changed",
+  rpcMethod: "endpoint.execution.openrpc-changed",
+  paramStructure: "endpoint.execution.openrpc-changed",
+};
+
+/** Execution keys whose rule depends on the kind (GraphQL's `operation` is not OData's). */
+const KIND_EXECUTION_RULES: Readonly<Record<string, Readonly<Record<string, RuleId>>>> = {
+  graphql: {
+    operation: "endpoint.execution.graphql-operation-changed",
+    field: "endpoint.execution.graphql-operation-changed",
+    variables: "endpoint.execution.graphql-variables-changed",
+    selection: "endpoint.execution.graphql-selection-changed",
+    partialResults: "endpoint.execution.graphql-partial-results-changed",
+  },
 };
 
 function diffExecution(a: EndpointSpec, b: EndpointSpec, emit: Emit): void {
@@ -185,7 +193,10 @@ function diffExecution(a: EndpointSpec, b: EndpointSpec, emit: Emit): void {
       );
       continue;
     }
-    const rule = EXECUTION_RULES[key] ?? "endpoint.execution.other-changed";
+    const rule =
+      KIND_EXECUTION_RULES[a.execution.kind]?.[key] ??
+      EXECUTION_RULES[key] ??
+      "endpoint.execution.other-changed";
     emit(
       draft(
         where,

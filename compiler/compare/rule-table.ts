@@ -177,6 +177,7 @@ export const FIXED_RULES = {
   "tool.execution.odata-service-root-changed": [S, "The OData service root calls go to changed."],
   "tool.execution.local-module-changed": [S, "The local module that runs the tool changed."],
   "tool.execution.graphql-url-changed": [S, "The GraphQL endpoint URL calls go to changed."],
+  "tool.execution.openrpc-url-changed": [S, "The JSON-RPC endpoint OpenRPC calls go to changed."],
   "tool.execution.other-changed": [S, "Other transport/binding identity changed."],
   "tool.endpoint-order-changed": [C, "Endpoints were reordered."],
   // Endpoint
@@ -223,6 +224,10 @@ export const FIXED_RULES = {
   "endpoint.execution.graphql-partial-results-changed": [
     S,
     "Whether partial GraphQL data is accepted changed.",
+  ],
+  "endpoint.execution.openrpc-changed": [
+    S,
+    "The JSON-RPC method called, or how its params are sent, changed.",
   ],
   "endpoint.execution.other-changed": [S, "Other endpoint execution metadata changed."],
   "endpoint.server-projection-changed": [S, "The trusted server-side projection changed."],

@@ -32,6 +32,7 @@ const EXECUTION_RULES: Readonly<Record<string, RuleId>> = {
   serviceRoot: "tool.execution.odata-service-root-changed",
   module: "tool.execution.local-module-changed",
   url: "tool.execution.graphql-url-changed",
+  rpcUrl: "tool.execution.openrpc-url-changed",
 };
 
 export function isMcpTool(tool: ToolSpec): boolean {

@@ -146,6 +146,21 @@ export interface GraphqlSourceConfig {
   readonly overlays?: Overlays;
 }
 
+export interface OpenRpcSourceConfig {
+  readonly kind: "openrpc";
+  /** The OpenRPC document: a file path (relative to the config) or an https URL. */
+  readonly location?: string;
+  /** A live JSON-RPC endpoint whose `rpc.discover` answer is the document (and where calls go). */
+  readonly discover?: string;
+  /** The JSON-RPC endpoint calls go to (required with `location`; defaults to `discover`). */
+  readonly url?: string;
+  readonly schemaHeaders?: Readonly<Record<string, EnvRef>>;
+  /** How methods whose paramStructure is "either" (the default) send params; default "by-position". */
+  readonly eitherParams?: "by-name" | "by-position";
+  readonly effects?: Readonly<Record<string, "read" | "write" | "destructive">>;
+  readonly overlays?: Overlays;
+}
+
 export type SourceConfig =
   | OpenApiSourceConfig
   | LocalSourceConfig
@@ -154,7 +169,8 @@ export type SourceConfig =
   | ProposalSourceConfig
   | PluginSourceConfig
   | OdataSourceConfig
-  | GraphqlSourceConfig;
+  | GraphqlSourceConfig
+  | OpenRpcSourceConfig;
 
 export interface ConfigFile {
   readonly $schema?: string;

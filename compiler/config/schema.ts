@@ -6,6 +6,7 @@
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
+import { openRpcSourceConfigSchema } from "./openrpc-source.js";
 import { pluginSourceSchema, pluginsSchema } from "./plugin-source.js";
 import { proposalSourceSchema, proposerSchema } from "./proposal-source.js";
 import { providersSchema } from "./providers.js";
@@ -226,6 +227,12 @@ const graphqlSource = {
   },
 } as const;
 
+/** The OpenRPC source schema (compiler/config/openrpc-source.ts) with the shared overlays definition. */
+const openrpcSource = {
+  ...openRpcSourceConfigSchema,
+  properties: { ...openRpcSourceConfigSchema.properties, overlays },
+} as const;
+
 // biome-ignore-start lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
 export const CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -262,7 +269,21 @@ export const CONFIG_SCHEMA = {
       additionalProperties: {
         type: "object",
         required: ["kind"],
-        properties: { kind: { enum: ["openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata", "graphql"] } },
+        properties: {
+          kind: {
+            enum: [
+              "openapi",
+              "local",
+              "mcp",
+              "optimade",
+              "proposal",
+              "plugin",
+              "odata",
+              "graphql",
+              "openrpc",
+            ],
+          },
+        },
         allOf: [
           { if: { properties: { kind: { const: "openapi" } } }, then: openapiSource },
           { if: { properties: { kind: { const: "local" } } }, then: localSource },
@@ -272,6 +293,7 @@ export const CONFIG_SCHEMA = {
           { if: { properties: { kind: { const: "plugin" } } }, then: pluginSource },
           { if: { properties: { kind: { const: "odata" } } }, then: odataSource },
           { if: { properties: { kind: { const: "graphql" } } }, then: graphqlSource },
+          { if: { properties: { kind: { const: "openrpc" } } }, then: openrpcSource },
         ],
       },
     },

@@ -103,6 +103,8 @@ export const COMPILER_ERRORS = {
       entryType: optional(string("The OPTIMADE entry type whose answer is at fault.")),
       pointer: optional(string("Where in the document the problem is (a JSON Pointer).")),
       limit: optional(number("The limit that was exceeded (e.g. the deepest nesting kept).")),
+      violations: optional(json("The OpenRPC meta-schema violations (instance path and message).")),
+      method: optional(string("The OpenRPC method at fault.")),
     },
   },
   CSDL_UNSAFE: {

@@ -8,6 +8,7 @@ import type {
   McpSourceConfig,
   OdataSourceConfig,
   OpenApiSourceConfig,
+  OpenRpcSourceConfig,
   OptimadeSourceConfig,
   PluginSourceConfig,
   ProposalSourceConfig,
@@ -17,6 +18,7 @@ import { localAdapter } from "./local/index.js";
 import { mcpAdapter } from "./mcp/index.js";
 import { odataAdapter } from "./odata/index.js";
 import { openapiAdapter } from "./openapi/index.js";
+import { openrpcAdapter } from "./openrpc/index.js";
 import { optimadeAdapter } from "./optimade/index.js";
 import { pluginAdapter } from "./plugin/index.js";
 import { proposalAdapter } from "./proposal/index.js";
@@ -31,6 +33,7 @@ interface ConfigByKind {
   readonly plugin: PluginSourceConfig;
   readonly odata: OdataSourceConfig;
   readonly graphql: GraphqlSourceConfig;
+  readonly openrpc: OpenRpcSourceConfig;
 }
 
 export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[K]> } = {
@@ -42,4 +45,5 @@ export const ADAPTERS: { readonly [K in SourceKind]: SourceAdapter<ConfigByKind[
   plugin: pluginAdapter,
   odata: odataAdapter,
   graphql: graphqlAdapter,
+  openrpc: openrpcAdapter,
 };

@@ -2,6 +2,7 @@
 import type { SchemaRouter } from "schemarouter";
 import { createBookshopClient, type BookshopClient } from "./bookshop.js";
 import { createMaterialsClient, type MaterialsClient } from "./materials.js";
+import { createMathClient, type MathClient } from "./math.js";
 import { createMemoryClient, type MemoryClient } from "./memory.js";
 import { createPetstoreClient, type PetstoreClient } from "./petstore.js";
 
@@ -9,6 +10,7 @@ import { createPetstoreClient, type PetstoreClient } from "./petstore.js";
 export interface Client {
   readonly bookshop: BookshopClient;
   readonly materials: MaterialsClient;
+  readonly math: MathClient;
   readonly memory: MemoryClient;
   readonly petstore: PetstoreClient;
 }
@@ -17,6 +19,7 @@ export function createClient(router: SchemaRouter): Client {
   return {
     bookshop: createBookshopClient(router),
     materials: createMaterialsClient(router),
+    math: createMathClient(router),
     memory: createMemoryClient(router),
     petstore: createPetstoreClient(router),
   };

@@ -940,4 +940,36 @@ export const ERRORS = {
       type: string("The EDM type the literal needs."),
     },
   },
+  // JSON-RPC 2.0 (OpenRPC sources; the server's message and data are untrusted text)
+  JSONRPC_ERROR: {
+    class: "InvocationError",
+    meaning: "The JSON-RPC server answered the call with an error object (`rpcCode` is its code).",
+    details: {
+      route,
+      rpcCode: number("The error object's code (e.g. -32602 Invalid params)."),
+      rpcMessage: string("The error object's message, shortened (untrusted text)."),
+      data: optional(json("The error object's data, when small (untrusted).")),
+      status: optional(number("The HTTP status the error came with, when not 2xx.")),
+    },
+  },
+  JSONRPC_RESPONSE_INVALID: {
+    class: "InvocationError",
+    meaning: "The JSON-RPC server's answer is not a valid response to the request that was sent.",
+    details: {
+      route,
+      reason: oneOf(
+        [
+          "not-object",
+          "batch",
+          "version",
+          "id-missing",
+          "id-mismatch",
+          "result-and-error",
+          "no-result",
+          "error-shape",
+        ],
+        "What is wrong with the answer.",
+      ),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof ERROR_CLASSES>;

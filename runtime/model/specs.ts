@@ -18,7 +18,16 @@ export type Effect = "read" | "write" | "destructive" | "unclassified";
 
 export const EFFECTS: readonly Effect[] = ["read", "write", "destructive", "unclassified"];
 
-export type SourceKind = "openapi" | "mcp" | "optimade" | "local" | "proposal" | "plugin" | "odata" | "graphql";
+export type SourceKind =
+  | "openapi"
+  | "mcp"
+  | "optimade"
+  | "local"
+  | "proposal"
+  | "plugin"
+  | "odata"
+  | "graphql"
+  | "openrpc";
 
 /** Where an argument travels on the wire. `argument` means "passed as a named argument" (MCP, local). */
 export type ParameterLocation = "path" | "query" | "header" | "body" | "argument";
@@ -147,7 +156,14 @@ export type EndpointExecution =
     }
   | { readonly kind: "local"; readonly function: string }
   | ODataExecution
-  | GraphqlExecution;
+  | GraphqlExecution
+  | {
+      readonly kind: "openrpc";
+      /** The JSON-RPC method called (docs/sources/openrpc.md). */
+      readonly rpcMethod: string;
+      /** How `params` travels: an object by name, or an array in parameter order. */
+      readonly paramStructure: "by-name" | "by-position";
+    };
 
 /** A name with its EDM primitive type (an OData key property, operation parameter or filterable property). */
 export interface ODataTypedName {
@@ -231,7 +247,8 @@ export type ToolExecution =
   | { readonly transport: "local"; readonly module: string }
   | { readonly transport: "odata"; readonly serviceRoot: string }
   /** `url`: the endpoint introspected at compile time; absent for an SDL file (the binding gives it). */
-  | { readonly transport: "graphql"; readonly url?: string };
+  | { readonly transport: "graphql"; readonly url?: string }
+  | { readonly transport: "openrpc"; readonly rpcUrl: string };
 
 export interface ToolSpec {
   readonly name: string;

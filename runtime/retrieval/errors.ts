@@ -27,7 +27,17 @@ const REQUEST_KEYS: ReadonlySet<string> = new Set([
   "fallbacks",
 ]);
 
-const SOURCE_KINDS: readonly SourceKind[] = ["openapi", "mcp", "optimade", "local", "proposal", "plugin", "odata", "graphql"];
+const SOURCE_KINDS: readonly SourceKind[] = [
+  "openapi",
+  "mcp",
+  "optimade",
+  "local",
+  "proposal",
+  "plugin",
+  "odata",
+  "graphql",
+  "openrpc",
+];
 
 /** A retrieval or planning request is malformed (code `INVALID_RETRIEVAL_REQUEST`). */
 export class RetrievalError extends SchemaRouterError<"INVALID_RETRIEVAL_REQUEST"> {

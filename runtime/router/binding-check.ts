@@ -23,6 +23,7 @@ const KEYS = {
   optimade: ["optimade"],
   odata: ["odata"],
   graphql: ["graphql"],
+  openrpc: ["openrpc"],
   invoker: ["invoker"],
 } as const;
 
@@ -34,8 +35,13 @@ function kindOf(config: object, transport: string): BindingKind {
   if ("optimade" in config) return "optimade";
   if ("odata" in config) return "odata";
   if ("graphql" in config) return "graphql";
+  if ("openrpc" in config) return "openrpc";
   if ("baseUrl" in config) return "http";
-  return transport === "mcp" || transport === "optimade" || transport === "odata" || transport === "graphql"
+  return transport === "mcp" ||
+    transport === "optimade" ||
+    transport === "odata" ||
+    transport === "graphql" ||
+    transport === "openrpc"
     ? transport
     : "http";
 }
@@ -46,6 +52,7 @@ function hintFor(kind: BindingKind, transport: string): string {
   if (kind === "optimade" || transport === "optimade") return "{ optimade: { … } }";
   if (kind === "odata" || transport === "odata") return "{ odata: { headers: { … } } }";
   if (kind === "graphql" || transport === "graphql") return '{ graphql: { url: "https://…/graphql" } }';
+  if (kind === "openrpc" || transport === "openrpc") return "{ openrpc: { headers: { … } } }";
   return '{ baseUrl: "https://api.example.com", headers: { … } }';
 }
 

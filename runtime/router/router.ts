@@ -61,6 +61,7 @@ import {
   mcpExecutionIdentity,
 } from "../transports/mcp/transport.js";
 import { createOdataBinding, type OdataBindingSettings } from "../transports/odata/transport.js";
+import { createOpenRpcBinding, type OpenRpcBindingSettings } from "../transports/openrpc/transport.js";
 import { createOptimadeBinding, type OptimadeBindingSettings } from "../transports/optimade/transport.js";
 import { checkBindingShape, unknownBindingTool } from "./binding-check.js";
 import {
@@ -104,6 +105,14 @@ export interface GraphqlBindingOptions {
   readonly graphql: GraphqlBindingSettings;
 }
 
+/**
+ * Trusted OpenRPC binding: headers and limits of the JSON-RPC endpoint. The URL defaults to the locked
+ * one (the trusted config's `url`); a different one is refused (LOCK_MISMATCH).
+ */
+export interface OpenRpcBindingOptions {
+  readonly openrpc: OpenRpcBindingSettings;
+}
+
 /** Trusted binding configuration for one tool (keyed by tool name, which is the source name). */
 export type BindingConfig =
   | HttpBindingOptions
@@ -111,6 +120,7 @@ export type BindingConfig =
   | OptimadeBindingOptions
   | OdataBindingOptions
   | GraphqlBindingOptions
+  | OpenRpcBindingOptions
   | { readonly invoker: Invoker };
 
 export interface SchemaRouterOptions {
@@ -599,6 +609,16 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       );
     }
     return createGraphqlBinding(tool, execution.url, config.graphql);
+  }
+  if ("openrpc" in config) {
+    if (execution.transport !== "openrpc") {
+      throw new SchemaRouterError(
+        "BINDING_NOT_READY",
+        `bindings.${tool}: an OpenRPC binding was given for a ${execution.transport} tool.`,
+        { tool },
+      );
+    }
+    return createOpenRpcBinding(tool, execution.rpcUrl, config.openrpc);
   }
   if (execution.transport !== "http") {
     throw new SchemaRouterError(

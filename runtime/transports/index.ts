@@ -29,6 +29,13 @@ export {
   type OdataLimits,
 } from "./odata/transport.js";
 export {
+  createOpenRpcInvoker,
+  DEFAULT_OPENRPC_LIMITS,
+  type OpenRpcBindingSettings,
+  type OpenRpcInvokerOptions,
+  type OpenRpcLimits,
+} from "./openrpc/transport.js";
+export {
   createOptimadeInvoker,
   DEFAULT_OPTIMADE_LIMITS,
   type OptimadeBindingSettings,

@@ -272,11 +272,16 @@ describe("the facade and the generated client", () => {
 
   it("names a wrong binding key, and refuses an HTTP binding for the OData tool", async () => {
     const wrongKey = await refusal(
-      SchemaRouter.load({ root: project.dir, bindings: { shop: { odata: {}, baseURL: cap.serviceRoot } as never } }),
+      SchemaRouter.load({
+        root: project.dir,
+        bindings: { shop: { odata: {}, baseURL: cap.serviceRoot } as never },
+      }),
     );
     expect(wrongKey.code).toBe("BINDING_INVALID");
     expect(wrongKey.message).toContain('bindings.shop: "baseURL" is not a key of an ODATA binding');
-    const http = await refusal(SchemaRouter.load({ root: project.dir, bindings: { shop: { baseUrl: cap.serviceRoot } } }));
+    const http = await refusal(
+      SchemaRouter.load({ root: project.dir, bindings: { shop: { baseUrl: cap.serviceRoot } } }),
+    );
     expect(http.code).toBe("BINDING_NOT_READY");
     expect(http.message).toBe("bindings.shop: an HTTP binding (baseUrl) was given for a odata tool.");
   });

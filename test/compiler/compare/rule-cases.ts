@@ -189,6 +189,9 @@ const graphql = (execution: Partial<Extract<EndpointSpec["execution"], { kind: "
       ...execution,
     },
   });
+export const OPENRPC = bare({
+  execution: { kind: "openrpc", rpcMethod: "list_pets", paramStructure: "by-position" },
+});
 
 // biome-ignore format: one case per line
 export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
@@ -207,6 +210,8 @@ export const ENDPOINT_CASES: readonly Case<EndpointSpec>[] = [
   ["MCP tool name changed", { given: [MCP_ENDPOINT, { ...MCP_ENDPOINT, execution: { kind: "mcp", toolName: "delete_graph" } }], want: { category: "security-review", rule: "endpoint.execution.mcp-tool-name-changed" } }],
   ["OPTIMADE entry type changed", { given: [OPTIMADE, bare({ execution: { kind: "optimade", entryType: "references", mode: "list", paginations: ["offset"] } })], want: { category: "security-review", rule: "endpoint.execution.optimade-changed" } }],
   ["OData filterable property type changed", { given: [ODATA, bare({ execution: { kind: "odata", operation: "list", resource: "Books", keys: [], parameters: [], filterable: [{ name: "stock", type: "Edm.Int64" }], collection: true } })], want: { category: "security-review", rule: "endpoint.execution.odata-changed", pointer: "/execution/filterable" } }],
+  ["OpenRPC params by position → by name", { given: [OPENRPC, bare({ execution: { kind: "openrpc", rpcMethod: "list_pets", paramStructure: "by-name" } })], want: { category: "security-review", rule: "endpoint.execution.openrpc-changed", pointer: "/execution/paramStructure" } }],
+  ["OpenRPC method changed", { given: [OPENRPC, bare({ execution: { kind: "openrpc", rpcMethod: "delete_pets", paramStructure: "by-position" } })], want: { category: "security-review", rule: "endpoint.execution.openrpc-changed", pointer: "/execution/rpcMethod" } }],
   ["local function changed", { given: [LOCAL, bare({ execution: { kind: "local", function: "lookupAll" } })], want: { category: "security-review", rule: "endpoint.execution.local-function-changed" } }],
   ["GraphQL root field changed", { given: [GRAPHQL, graphql({ field: "books" })], want: { category: "security-review", rule: "endpoint.execution.graphql-operation-changed", pointer: "/execution/field" } }],
   ["GraphQL operation changed", { given: [GRAPHQL, graphql({ operation: "mutation" })], want: { category: "security-review", rule: "endpoint.execution.graphql-operation-changed", pointer: "/execution/operation" } }],
@@ -244,6 +249,7 @@ export const TOOL_CASES: readonly Case<ToolSpec>[] = [
   ["MCP identity changed", { given: [MCP, mcpTool({ execution: { transport: "mcp", server: "stdio", identity: "other-memory" } })], want: { category: "security-review", rule: "tool.execution.mcp-identity-changed" } }],
   ["OPTIMADE base URL changed", { given: [tool({ execution: { transport: "optimade", baseUrl: "https://a.example/optimade" } }), tool({ execution: { transport: "optimade", baseUrl: "https://b.example/optimade" } })], want: { category: "security-review", rule: "tool.execution.optimade-base-url-changed" } }],
   ["OData service root changed", { given: [tool({ execution: { transport: "odata", serviceRoot: "https://a.example/odata" } }), tool({ execution: { transport: "odata", serviceRoot: "https://b.example/odata" } })], want: { category: "security-review", rule: "tool.execution.odata-service-root-changed" } }],
+  ["OpenRPC endpoint URL changed", { given: [tool({ execution: { transport: "openrpc", rpcUrl: "https://a.example/rpc" } }), tool({ execution: { transport: "openrpc", rpcUrl: "https://b.example/rpc" } })], want: { category: "security-review", rule: "tool.execution.openrpc-url-changed", pointer: "/execution/rpcUrl" } }],
   ["local module changed", { given: [tool({ execution: { transport: "local", module: "./a.js" } }), tool({ execution: { transport: "local", module: "./b.js" } })], want: { category: "security-review", rule: "tool.execution.local-module-changed" } }],
   ["GraphQL endpoint URL changed", { given: [tool({ execution: { transport: "graphql", url: "https://a.example/graphql" } }), tool({ execution: { transport: "graphql", url: "https://b.example/graphql" } })], want: { category: "security-review", rule: "tool.execution.graphql-url-changed" } }],
   ["unknown execution member", { given: [tool(), tool({ execution: { transport: "http", basePath: "/", origin: "https://api.github.com", proxy: "x" } as ToolSpec["execution"] })], want: { category: "security-review", rule: "tool.execution.other-changed" } }],

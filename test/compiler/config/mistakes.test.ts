@@ -32,7 +32,7 @@ describe("config mistakes", () => {
       `{\n  "sources": {\n    "api": {\n      "kind": "soap",\n      "location": "x.wsdl"\n    }\n  }\n}\n`,
     );
     expect(error.message).toContain(
-      `${project.configPath}:4: "sources.api.kind" is "soap"; it must be one of "openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata", "graphql".`,
+      `${project.configPath}:4: "sources.api.kind" is "soap"; it must be one of "openapi", "local", "mcp", "optimade", "proposal", "plugin", "odata", "graphql", "openrpc".`,
     );
     expect(error.details).toMatchObject({ line: 4 });
   });
