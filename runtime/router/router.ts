@@ -48,7 +48,7 @@ import {
   type LocalToolDefinition,
   localToolSpec,
 } from "../transports/local/transport.js";
-import { sameStdioIdentity } from "../transports/mcp/target.js";
+import { resolveStdioEnv, sameStdioIdentity } from "../transports/mcp/target.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
@@ -416,7 +416,7 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       expected: registered.remoteDigests,
       // What the server was trusted with; its error text never repeats them (docs/trust-model.md §7).
       secrets: Object.values(
-        config.mcp.stdio !== undefined ? (config.mcp.stdio.env ?? {}) : (config.mcp.headers ?? {}),
+        config.mcp.stdio !== undefined ? resolveStdioEnv(config.mcp.stdio.env) : (config.mcp.headers ?? {}),
       ),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       ...(config.relistBefore !== undefined ? { relistBefore: config.relistBefore } : {}),
