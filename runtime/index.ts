@@ -136,6 +136,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
+export type { BindingOf, BindingShapes } from "./router/binding-shapes.js";
 export type { OptimadeBindingOptions } from "./router/router.js";
 export {
   type BindingConfig,

@@ -83,7 +83,10 @@ export type BindingConfig =
   | OptimadeBindingOptions
   | { readonly invoker: Invoker };
 
-export interface SchemaRouterOptions {
+/** Bindings by tool name; a generated `RouterBindings` type narrows it to one project's sources. */
+export type BindingMap = Readonly<Record<string, BindingConfig>>;
+
+export interface SchemaRouterOptions<B extends BindingMap = BindingMap> {
   readonly root?: string;
   readonly lockfile?: string;
   /**
@@ -92,7 +95,12 @@ export interface SchemaRouterOptions {
    * every endpoint during load (`"full"`). See docs/runtime/loading-and-verification.md.
    */
   readonly verify?: VerifyMode;
-  readonly bindings?: Readonly<Record<string, BindingConfig>>;
+  /**
+   * Trusted bindings by tool name. `SchemaRouter.load<RouterBindings>({ bindings })`, with the
+   * `RouterBindings` type the compiler generates, checks names and shapes per source
+   * (docs/runtime/bindings.md).
+   */
+  readonly bindings?: B;
   /** Local tool definitions by source name (the same modules the config compiles). */
   readonly local?: Readonly<Record<string, LocalToolDefinition>>;
   readonly policy?: ExecutionPolicy;
@@ -145,7 +153,9 @@ export class SchemaRouter {
   }
 
   /** Loads and verifies `schemarouter.lock.json` and its artifacts, then binds trusted invokers. */
-  static async load(options: SchemaRouterOptions = {}): Promise<SchemaRouter> {
+  static async load<B extends BindingMap = BindingMap>(
+    options: SchemaRouterOptions<NoInfer<B>> = {},
+  ): Promise<SchemaRouter> {
     const catalog = await loadCatalog({
       ...(options.root !== undefined ? { root: options.root } : {}),
       ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
