@@ -107,6 +107,7 @@ export type {
 } from "./model/specs.js";
 export {
   type AnalyzerOptions,
+  type CoolingDownRoute,
   type Coverage,
   type DecisionBackend,
   type DecisionInput,

@@ -22,6 +22,7 @@ export { DEFAULT_MAX_FALLBACKS, isCounterpart } from "./fallbacks.js";
 export { plan } from "./plan.js";
 export { type DroppedProposalItem, mergeProposal, type QueryProposal } from "./proposal.js";
 export type {
+  CoolingDownRoute,
   Coverage,
   DecisionUse,
   DroppedField,

@@ -266,7 +266,7 @@ export class SchemaRouter {
 
   /** Field-first plan: ToolCalls pinned to both fingerprints with the minimal declared fields. */
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
-    return plan(this.retriever, request, options);
+    return plan(this.retriever, request, this.withAvailability(options));
   }
 
   /** Plan with a bounded, untrusted decision backend choosing among locally generated options. */
@@ -275,7 +275,13 @@ export class SchemaRouter {
     backend: DecisionBackend,
     options: DecisionPlanOptions = {},
   ): Promise<ExecutionPlan> {
-    return planWithDecision(this.retriever, request, backend, options);
+    return planWithDecision(this.retriever, request, backend, this.withAvailability(options));
+  }
+
+  /** Plans see this router's availability state unless the caller gives its own. */
+  private withAvailability<O extends PlanOptions>(options: O): O {
+    if (options.availability !== undefined) return options;
+    return { ...options, availability: (tool: string) => this.governor.availabilityOf(tool) };
   }
 
   isReady(tool: string): boolean {
