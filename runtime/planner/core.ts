@@ -6,6 +6,7 @@
 import type { AvailabilityStatus } from "../governed/availability.js";
 import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
+import type { Effect } from "../model/specs.js";
 import { checkRequest, RetrievalError } from "../retrieval/errors.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";
 import type { CapabilityCandidate, RetrievalRequest } from "../retrieval/types.js";
@@ -43,7 +44,7 @@ export interface PlanOptions {
    * when no ready candidate can take its place, and is then marked with the cooldown's end
    * (docs/runtime/retrieval-and-planning.md, "Cooling-down routes").
    */
-  readonly availability?: (tool: string) => AvailabilityStatus;
+  readonly availability?: (tool: string, effect: Effect) => AvailabilityStatus;
 }
 
 export interface PlanContext {
@@ -139,7 +140,7 @@ function canReplace(ready: Draft, cooling: Draft): boolean {
 }
 
 function coolingOf(context: PlanContext, candidate: CapabilityCandidate): CoolingDownRoute | undefined {
-  const status = context.options.availability?.(candidate.tool);
+  const status = context.options.availability?.(candidate.tool, candidate.effect);
   if (status === undefined || status.available) return undefined;
   return deepFreeze({
     route: candidate.route,

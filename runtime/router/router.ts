@@ -24,7 +24,7 @@ import type { RunInput } from "../governed/runner.js";
 import type { AvailabilityStore } from "../governed/state/availability-store.js";
 import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
-import type { ToolResult } from "../model/specs.js";
+import type { Effect, ToolResult } from "../model/specs.js";
 import {
   type DecisionBackend,
   type DecisionPlanOptions,
@@ -281,7 +281,10 @@ export class SchemaRouter {
   /** Plans see this router's availability state unless the caller gives its own. */
   private withAvailability<O extends PlanOptions>(options: O): O {
     if (options.availability !== undefined) return options;
-    return { ...options, availability: (tool: string) => this.governor.availabilityOf(tool) };
+    return {
+      ...options,
+      availability: (tool: string, effect: Effect) => this.governor.pathAvailabilityOf(tool, effect),
+    };
   }
 
   isReady(tool: string): boolean {
@@ -323,9 +326,12 @@ export class SchemaRouter {
     return this.governor.stream(plan, config);
   }
 
-  /** Whether a tool's access path is eligible now, or cooling down until when and why. */
-  availability(tool: string): AvailabilityStatus {
-    return this.governor.availabilityOf(tool);
+  /**
+   * Whether a tool's access path is eligible now, or cooling down until when and why: its read path, or
+   * with an `effect` other than `"read"` what such a call sees (a health probe reopens reads only).
+   */
+  availability(tool: string, effect: Effect = "read"): AvailabilityStatus {
+    return this.governor.pathAvailabilityOf(tool, effect);
   }
 
   /** Registers a trusted read-only health probe for a tool (local code only). */
