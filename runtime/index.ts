@@ -157,10 +157,14 @@ export {
 } from "./traces/events.js";
 export type { StoredEvent, TraceStore } from "./traces/store.js";
 export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
+export type { ArgumentsOf, SchemaValue } from "./transports/local/schema-arguments.js";
 export {
   defineLocalTool,
   type LocalEndpointDefinition,
   type LocalToolDefinition,
+  localEndpoint,
+  type TypedLocalEndpoint,
+  type TypedLocalTool,
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
 export type { OptimadeBindingSettings, OptimadeLimits } from "./transports/optimade/transport.js";

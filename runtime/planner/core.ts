@@ -3,7 +3,6 @@
  * and assemble picked drafts into a frozen ExecutionPlan. `plan` (deterministic) and
  * `planWithDecision` (bounded decision backend) differ only in how they pick among drafts.
  */
-import type { AvailabilityStatus } from "../governed/availability.js";
 import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { Effect } from "../model/specs.js";
@@ -24,6 +23,7 @@ import type {
   PlanExplanation,
   PlannedCall,
   PlanRejection,
+  RouteAvailability,
 } from "./types.js";
 
 export interface PlanOptions {
@@ -44,7 +44,7 @@ export interface PlanOptions {
    * when no ready candidate can take its place, and is then marked with the cooldown's end
    * (docs/runtime/retrieval-and-planning.md, "Cooling-down routes").
    */
-  readonly availability?: (tool: string, effect: Effect) => AvailabilityStatus;
+  readonly availability?: (tool: string, effect: Effect) => RouteAvailability;
 }
 
 export interface PlanContext {

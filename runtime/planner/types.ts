@@ -78,6 +78,14 @@ export interface PlanExplanation {
   readonly coolingDown?: CoolingDownRoute;
 }
 
+/** What the planner reads of a route's availability (router.availability's AvailabilityStatus fits). */
+export interface RouteAvailability {
+  readonly available: boolean;
+  /** ISO time the cooldown ends (only while unavailable). */
+  readonly until?: string;
+  readonly reason?: string;
+}
+
 /** A ranked route whose access path was cooling down when the plan was made. */
 export interface CoolingDownRoute {
   readonly route: string;
