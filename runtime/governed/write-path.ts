@@ -1,6 +1,7 @@
 /**
- * The write path of a tool's availability (docs/runtime/governed-execution.md): a passive failure cools down the tool's read path (keyed by the tool) and its write path
- * (writes, destructive and unclassified calls, keyed apart). A health probe is read-only, so its
+ * The write path of a tool's availability (docs/runtime/governed-execution.md): a passive failure
+ * cools down the tool's read path (keyed by the tool) and its write path (writes, destructive and
+ * unclassified calls, keyed apart). A health probe is read-only, so its
  * success reopens the read path only; the write path reopens when its cooldown ends or a non-read
  * call succeeds after it.
  */
