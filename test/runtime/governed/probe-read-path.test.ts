@@ -1,6 +1,7 @@
 /**
- * A health probe reopens only the read-only path it probed (docs/runtime/governed-execution.md): after a real 503 cools a tool down, a successful probe lets its read
- * endpoints through again while its writes stay refused without sending until the cooldown ends.
+ * A health probe reopens only the read-only path it probed (docs/runtime/governed-execution.md):
+ * after a real 503 cools a tool down, a successful probe lets its read endpoints through again while
+ * its writes stay refused without sending until the cooldown ends.
  */
 import { describe, expect, it } from "vitest";
 import { ExecutionPolicy } from "../../../runtime/boundary/policy.js";
