@@ -117,6 +117,7 @@ export type {
 } from "./model/specs.js";
 export {
   type AnalyzerOptions,
+  type CoolingDownRoute,
   type Coverage,
   type DecisionBackend,
   type DecisionInput,
@@ -147,6 +148,7 @@ export {
   type Retriever,
   type StateAwareOptions,
 } from "./retrieval/index.js";
+export type { BindingOf, BindingShapes } from "./router/binding-shapes.js";
 export type {
   GraphqlBindingOptions,
   OdataBindingOptions,
@@ -173,10 +175,14 @@ export {
 export type { StoredEvent, TraceStore } from "./traces/store.js";
 export type { GraphqlBindingSettings } from "./transports/graphql/transport.js";
 export type { DispatcherLike, HttpBindingOptions } from "./transports/http/transport.js";
+export type { ArgumentsOf, SchemaValue } from "./transports/local/schema-arguments.js";
 export {
   defineLocalTool,
   type LocalEndpointDefinition,
   type LocalToolDefinition,
+  localEndpoint,
+  type TypedLocalEndpoint,
+  type TypedLocalTool,
 } from "./transports/local/transport.js";
 export type { McpClientFactory, McpClientLike, McpConnectionOptions } from "./transports/mcp/transport.js";
 export type { OdataBindingSettings, OdataLimits } from "./transports/odata/transport.js";

@@ -14,6 +14,7 @@ import { bindingsInputs, sourceInputs } from "./inputs.js";
 import type { CompiledSource } from "./lockfile.js";
 import { pascalCase } from "./names.js";
 import { planMethods } from "./plan.js";
+import { routerBindingsType } from "./router-bindings.js";
 import { GENERATED_HEADER, readStamp, stamped } from "./stamp.js";
 import { type ClientTemplate, parseClientTemplate, readTemplateText } from "./template.js";
 import { emitTypes } from "./types.js";
@@ -125,6 +126,7 @@ export async function emitBindings(
       sources.map((s) => s.name),
       config.runtimeImport,
       config.outDir,
+      routerBindingsType(sources),
     ),
   );
   return files;
@@ -183,7 +185,12 @@ function asModule(body: string): string {
   return /^export /m.test(body) ? body : `${body}export {};\n`;
 }
 
-function emitIndex(sources: readonly string[], runtimeImport: string, outDir: string): OutputFile {
+function emitIndex(
+  sources: readonly string[],
+  runtimeImport: string,
+  outDir: string,
+  routerBindings: readonly string[],
+): OutputFile {
   const imports = sources.map(
     (name) =>
       `import { create${pascalCase(name)}Client, type ${pascalCase(name)}Client } from "./${name}.js";`,
@@ -192,7 +199,7 @@ function emitIndex(sources: readonly string[], runtimeImport: string, outDir: st
   const builds = sources.map((name) => `    ${name}: create${pascalCase(name)}Client(router),`);
   const contents = [
     GENERATED_HEADER.trimEnd(),
-    `import type { SchemaRouter } from ${JSON.stringify(runtimeImport)};`,
+    `import type { BindingOf, SchemaRouter } from ${JSON.stringify(runtimeImport)};`,
     ...imports,
     "",
     "/** One typed client per compiled source; every call crosses the router's fail-closed boundary. */",
@@ -205,6 +212,8 @@ function emitIndex(sources: readonly string[], runtimeImport: string, outDir: st
     ...builds,
     "  };",
     "}",
+    "",
+    ...routerBindings,
     "",
   ].join("\n");
   return { path: join(outDir, "index.ts"), contents };

@@ -3,12 +3,13 @@
  * fail-closed boundary. Run it with `npm run demo`.
  */
 import { ExecutionPolicy, isSchemaRouterError, SchemaRouter } from "schemarouter";
-import { createClient } from "../generated/index.js";
+import { createClient, type RouterBindings } from "../generated/index.js";
 import { startPetstoreServer } from "./server.mjs";
 
 export async function runPetstoreDemo(root: string, log: (line: string) => void): Promise<void> {
   const server = await startPetstoreServer({ token: "demo-token" });
-  const router = await SchemaRouter.load({
+  // RouterBindings (generated): a misspelt source or an axios-style `baseURL` does not compile.
+  const router = await SchemaRouter.load<RouterBindings>({
     root,
     // Trusted local configuration: the base URL and the credential never come from the document.
     bindings: { petstore: { baseUrl: server.url, headers: { authorization: "Bearer demo-token" } } },

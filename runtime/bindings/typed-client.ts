@@ -3,6 +3,7 @@
  * projection that narrows a result to exactly the selected fields (nested paths keep their object
  * shape, `*` segments keep arrays of records).
  */
+import type { RunConfig } from "../governed/config.js";
 import type { ToolResult } from "../model/specs.js";
 import type { SchemaRouter } from "../router/router.js";
 
@@ -14,10 +15,15 @@ export interface EndpointPin {
   readonly toolFingerprint: string;
 }
 
-export interface CallOptions<F extends string> {
+/**
+ * The options of one typed call: the fields to return, and the run options `router.invoke` takes for a
+ * run of one call — `retry`, `budget`, `sharedBudget`, `tags`, `metadata`, `runId`, `signal`,
+ * `includePayloads`, `traceStore` (docs/runtime/bindings.md). `mode` and `concurrency` shape runs of
+ * many calls, so a single call has neither.
+ */
+export interface CallOptions<F extends string> extends Omit<RunConfig, "mode" | "concurrency"> {
   /** Logical field IDs to return; omitted = every declared field. */
   readonly fields?: readonly F[];
-  readonly signal?: AbortSignal;
 }
 
 /** The first segments of a union of paths. */
@@ -118,18 +124,21 @@ export function bindClient(
 ): Record<string, BoundMethod> {
   const client: Record<string, BoundMethod> = {};
   for (const [method, pin] of Object.entries(pins)) {
-    client[method] = (args, options) =>
-      router.call(
+    client[method] = (args, options) => {
+      // Everything but `fields` is the run's config, checked key by key like router.invoke's.
+      const { fields, ...run } = options ?? {};
+      return router.call(
         {
           tool: pin.tool,
           endpoint: pin.endpoint,
           arguments: args ?? {},
-          ...(options?.fields !== undefined ? { fields: options.fields } : {}),
+          ...(fields !== undefined ? { fields } : {}),
           endpointFingerprint: pin.endpointFingerprint,
           toolFingerprint: pin.toolFingerprint,
         },
-        options?.signal ? { signal: options.signal } : {},
+        run,
       );
+    };
   }
   return Object.freeze(client);
 }

@@ -7,6 +7,7 @@
 import { CallRefusedError } from "../errors/errors.js";
 import { effectiveSchema, type RegisteredTool, type Registry } from "../load/registry.js";
 import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall } from "../model/specs.js";
+import { missingBindingHint } from "./binding-hint.js";
 import { detachArguments } from "./detach.js";
 import type { Binding } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
@@ -131,7 +132,7 @@ export function checkIdentity(
   if (binding === undefined) {
     throw new CallRefusedError(
       "BINDING_NOT_READY",
-      `${route}: no trusted invoker is bound for tool "${call.tool}". Pass bindings: { ${call.tool}: { baseUrl: … } } to SchemaRouter.load().`,
+      `${route}: no trusted invoker is bound for tool "${call.tool}". ${missingBindingHint(call.tool, registered.source, registered.tool.execution)}`,
       { route, tool: call.tool },
     );
   }

@@ -19,6 +19,7 @@ import type { RunState } from "./run.js";
 import { type CallCharge, reserveShared } from "./shared-attempt.js";
 import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
 import { releaseQuietly, settleQuietly } from "./state/shared-budget.js";
+import { assertWritePathOpen, usesWritePath, writePathKey } from "./write-path.js";
 
 export interface CallEnvironment {
   readonly executor: Executor;
@@ -140,6 +141,10 @@ async function runRoute(
     let route = prepared.route;
     const open = pendingOf(env.availability.assertAvailable(prepared.call.tool, route));
     if (open !== undefined) await open;
+    if (usesWritePath(prepared.endpoint.effect)) {
+      const writes = pendingOf(assertWritePathOpen(env.availability, prepared.call.tool, route));
+      if (writes !== undefined) await writes;
+    }
     let waited = false;
     if (prepared.approvalRequired) {
       await env.executor.approve(prepared, { signal: run.signal, runId: run.runId, callIndex: index });
@@ -170,6 +175,10 @@ async function runRoute(
       if (attempts > 0) assertCurrent(env.executor, prepared);
       const eligible = pendingOf(env.availability.assertAvailable(prepared.call.tool, route));
       if (eligible !== undefined) await eligible;
+      if (usesWritePath(prepared.endpoint.effect)) {
+        const writes = pendingOf(assertWritePathOpen(env.availability, prepared.call.tool, route));
+        if (writes !== undefined) await writes;
+      }
       const subject = {
         tool: prepared.call.tool,
         endpoint: prepared.call.endpoint,
@@ -229,10 +238,13 @@ async function runRoute(
           }
         }
         if (isUnavailable(error)) {
-          const marked = pendingOf(
-            env.availability.markUnavailable(prepared.call.tool, cooldownReason(error), retryAfterMs(error)),
-          );
-          if (marked !== undefined) await marked.catch(() => undefined);
+          // Both paths cool down; a read-only health probe reopens only the read path.
+          for (const path of [prepared.call.tool, writePathKey(prepared.call.tool)]) {
+            const marked = pendingOf(
+              env.availability.markUnavailable(path, cooldownReason(error), retryAfterMs(error)),
+            );
+            if (marked !== undefined) await marked.catch(() => undefined);
+          }
           throw new RouteFailure(error, attempts, true);
         }
         throw new RouteFailure(error, attempts, false);
@@ -240,6 +252,10 @@ async function runRoute(
       if (reservation !== undefined) await settleQuietly(reservation);
       const reopened = pendingOf(env.availability.markAvailable(prepared.call.tool));
       if (reopened !== undefined) await reopened.catch(() => undefined);
+      if (usesWritePath(prepared.endpoint.effect)) {
+        const writes = pendingOf(env.availability.markAvailable(writePathKey(prepared.call.tool)));
+        if (writes !== undefined) await writes.catch(() => undefined);
+      }
       await runAfterHooks(env, run, prepared, index, fallback, result, bound);
       return result;
     }

@@ -6,7 +6,7 @@
 
 import type { Executor } from "../boundary/executor.js";
 import type { Registry } from "../load/registry.js";
-import type { ToolResult } from "../model/specs.js";
+import type { Effect, ToolResult } from "../model/specs.js";
 import type { RunEvent } from "../traces/events.js";
 import { AvailabilityMemory, type AvailabilityOptions, type AvailabilityStatus } from "./availability.js";
 import type { RunConfig } from "./config.js";
@@ -21,6 +21,7 @@ import {
 import { type ExecutionHooks, resolveHooks } from "./hooks.js";
 import { GovernedRunner, type RunInput } from "./runner.js";
 import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
+import { pathStatus, writePathKey } from "./write-path.js";
 
 export interface GovernorOptions {
   readonly hooks?: ExecutionHooks;
@@ -58,6 +59,11 @@ export class RunGovernor {
     return this.availability.status(tool);
   }
 
+  /** What a call of `effect` to `tool` sees: non-read calls also need the write path open. */
+  pathAvailabilityOf(tool: string, effect: Effect): AvailabilityStatus {
+    return pathStatus(this.availability, tool, effect);
+  }
+
   registerHealthProbe(tool: string, probe: HealthProbe, options?: HealthProbeOptions): void {
     this.probes.register(tool, probe, options);
   }
@@ -85,6 +91,7 @@ export class RunGovernor {
     // A shared store forgets in the background (replaceTool is synchronous); a failure only leaves
     // the shared cooldown to expire on its own.
     pendingOf(this.availability.clear(tool))?.catch(() => undefined);
+    pendingOf(this.availability.clear(writePathKey(tool)))?.catch(() => undefined);
     this.probes.unregister(tool);
   }
 

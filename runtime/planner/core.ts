@@ -5,6 +5,7 @@
  */
 import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
+import type { Effect } from "../model/specs.js";
 import { checkRequest, RetrievalError } from "../retrieval/errors.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";
 import type { CapabilityCandidate, RetrievalRequest } from "../retrieval/types.js";
@@ -14,6 +15,7 @@ import { DEFAULT_MAX_FALLBACKS, planFallbacks } from "./fallbacks.js";
 import { mergeProposal, type QueryProposal } from "./proposal.js";
 import { type FieldSelection, selectChosenFields, selectFields } from "./select-fields.js";
 import type {
+  CoolingDownRoute,
   DecisionUse,
   EvidenceReport,
   ExecutionPlan,
@@ -21,6 +23,7 @@ import type {
   PlanExplanation,
   PlannedCall,
   PlanRejection,
+  RouteAvailability,
 } from "./types.js";
 
 export interface PlanOptions {
@@ -36,6 +39,12 @@ export interface PlanOptions {
   readonly minCoverage?: number;
   /** A validated ModelQueryAnalyzer proposal. */
   readonly proposal?: QueryProposal;
+  /**
+   * Trusted availability state (router.plan passes the router's): a route cooling down is planned only
+   * when no ready candidate can take its place, and is then marked with the cooldown's end
+   * (docs/runtime/retrieval-and-planning.md, "Cooling-down routes").
+   */
+  readonly availability?: (tool: string, effect: Effect) => RouteAvailability;
 }
 
 export interface PlanContext {
@@ -53,6 +62,8 @@ export interface Draft {
   readonly args: ArgumentPlan;
   readonly evidence: EvidenceReport;
   readonly proposed: boolean;
+  /** The route's cooldown at plan time (absent: ready). */
+  readonly cooling?: CoolingDownRoute;
 }
 
 export interface Pick {
@@ -97,7 +108,46 @@ export function createContext(
     ...ranked.filter((candidate) => candidate.route === preferred),
     ...ranked.filter((candidate) => candidate.route !== preferred),
   ];
-  return { context, drafts: order.map((candidate) => evaluate(context, candidate)) };
+  return { context, drafts: deferCoolingDown(order.map((candidate) => evaluate(context, candidate))) };
+}
+
+/**
+ * Moves each cooling-down draft behind the last lower-ranked ready draft that can take its place (same
+ * effect, eligible, covering everything it covers); one nothing ready can replace keeps its rank.
+ */
+function deferCoolingDown(drafts: readonly Draft[]): Draft[] {
+  const key = drafts.map((draft, index) => {
+    if (draft.cooling === undefined) return index;
+    let anchor = index;
+    drafts.forEach((other, position) => {
+      if (position > index && other.cooling === undefined && canReplace(other, draft))
+        anchor = position + 0.5;
+    });
+    return anchor;
+  });
+  return drafts
+    .map((draft, index) => ({ draft, key: key[index]!, index }))
+    .sort((a, b) => a.key - b.key || a.index - b.index)
+    .map((entry) => entry.draft);
+}
+
+function canReplace(ready: Draft, cooling: Draft): boolean {
+  return (
+    ready.evidence.satisfied &&
+    ready.candidate.effect === cooling.candidate.effect &&
+    cooling.selection.covers.every((item) => ready.selection.covers.includes(item))
+  );
+}
+
+function coolingOf(context: PlanContext, candidate: CapabilityCandidate): CoolingDownRoute | undefined {
+  const status = context.options.availability?.(candidate.tool, candidate.effect);
+  if (status === undefined || status.available) return undefined;
+  return deepFreeze({
+    route: candidate.route,
+    tool: candidate.tool,
+    until: status.until ?? "",
+    ...(status.reason !== undefined ? { reason: status.reason } : {}),
+  });
 }
 
 function endpointOf(context: PlanContext, candidate: CapabilityCandidate) {
@@ -122,7 +172,12 @@ export function evaluate(
     args: planArguments(endpoint, context.request.arguments, context.proposal?.arguments),
     evidence: checkEvidence(fields, candidate.sourceKind, context.request.evidence),
     proposed: context.proposal?.route === candidate.route,
+    ...withCooling(coolingOf(context, candidate)),
   };
+}
+
+function withCooling(cooling: CoolingDownRoute | undefined): { cooling?: CoolingDownRoute } {
+  return cooling === undefined ? {} : { cooling };
 }
 
 /** Drafts that may be picked next: eligible, not yet picked, and (after the first) covering something new. */
@@ -204,6 +259,7 @@ export function assemble(
         proposedRoute: draft.proposed,
         decisionBackend: decision,
         excludedFallbacks: fallback?.excluded ?? [],
+        ...(draft.cooling !== undefined ? { coolingDown: draft.cooling } : {}),
       }),
     );
   });
@@ -223,6 +279,9 @@ export function assemble(
     ),
     explanations: Object.freeze(explanations),
     rejected: deepFreeze(rejected),
+    coolingDown: Object.freeze(
+      drafts.flatMap((draft) => (draft.cooling !== undefined ? [draft.cooling] : [])),
+    ),
     ...(reason !== undefined ? { reason } : {}),
   });
 }

@@ -23,6 +23,7 @@ export { plan } from "./plan.js";
 export { type DroppedProposalItem, mergeProposal, type QueryProposal } from "./proposal.js";
 export { withArgumentSuppliers } from "./suppliers.js";
 export type {
+  CoolingDownRoute,
   Coverage,
   DecisionUse,
   DroppedField,

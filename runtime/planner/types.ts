@@ -73,6 +73,29 @@ export interface PlanExplanation {
   readonly decisionBackend: { readonly candidate: DecisionUse; readonly fields: DecisionUse };
   /** Alternatives that covered the field need but could not be precompiled, with why. */
   readonly excludedFallbacks: readonly { readonly route: string; readonly reason: string }[];
+  /**
+   * Present when this call's route was cooling down at plan time (no ready candidate could take its
+   * place): until then the call is refused without sending (INVOCATION_UNAVAILABLE, reason `cooldown`).
+   */
+  readonly coolingDown?: CoolingDownRoute;
+}
+
+/** What the planner reads of a route's availability (router.availability's AvailabilityStatus fits). */
+export interface RouteAvailability {
+  readonly available: boolean;
+  /** ISO time the cooldown ends (only while unavailable). */
+  readonly until?: string;
+  readonly reason?: string;
+}
+
+/** A ranked route whose access path was cooling down when the plan was made. */
+export interface CoolingDownRoute {
+  readonly route: string;
+  readonly tool: string;
+  /** ISO time the cooldown ends; it reopens earlier when a health probe succeeds. */
+  readonly until: string;
+  /** Why: `timeout`, `connection`, `http-429`, `http-5xx`, `probe-failed`, … */
+  readonly reason?: string;
 }
 
 /** A precompiled read-only alternative for one planned call. */
@@ -129,6 +152,11 @@ export interface ExecutionPlan {
   readonly explanations: readonly PlanExplanation[];
   /** Ranked candidates that were not planned because they cannot meet the evidence requirements. */
   readonly rejected: readonly PlanRejection[];
+  /**
+   * Ranked candidates cooling down at plan time, in rank order. Ready candidates are planned before
+   * them; one is planned only when nothing ready covers its need (its explanation has `coolingDown`).
+   */
+  readonly coolingDown: readonly CoolingDownRoute[];
   /** Why nothing was planned (only when `calls` is empty). */
   readonly reason?: "no-candidate" | "no-eligible-candidate";
 }

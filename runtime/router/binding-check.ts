@@ -8,6 +8,7 @@ import { bindingInvalid, positiveLimit } from "../errors/binding-invalid.js";
 import { SchemaRouterError } from "../errors/errors.js";
 import { nearestNames } from "../errors/suggest.js";
 import type { RegisteredTool } from "../load/registry.js";
+import { checkStdioEnv } from "../transports/mcp/target.js";
 
 const KEYS = {
   http: [
@@ -84,8 +85,12 @@ export function checkBindingShape(tool: string, registered: RegisteredTool, conf
       `bindings.${tool}: baseUrl is missing; an HTTP binding is ${hintFor("http", transport)}.`,
       tool,
     );
-  if (kind === "mcp")
+  if (kind === "mcp") {
     positiveLimit(`bindings.${tool}`, "timeoutMs", (config as { timeoutMs?: unknown }).timeoutMs, tool);
+    const stdio = (config as { mcp?: { stdio?: { env?: unknown } } }).mcp?.stdio;
+    if (stdio !== null && typeof stdio === "object")
+      checkStdioEnv(stdio.env, `bindings.${tool}.mcp.stdio.env`, tool);
+  }
   if (kind === "http") {
     const limits = config as { timeoutMs?: unknown; maxResponseBytes?: unknown };
     positiveLimit(`bindings.${tool}`, "timeoutMs", limits.timeoutMs, tool);

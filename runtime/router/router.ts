@@ -26,7 +26,7 @@ import type { CapabilityGraph } from "../graph/graph.js";
 import { RegistryGraph } from "../graph/registry-graph.js";
 import { type LoadedCatalog, loadCatalog, type VerifyMode } from "../load/load.js";
 import { type RegisteredTool, type Registry, registerTool, type ToolRegistration } from "../load/registry.js";
-import type { ToolResult } from "../model/specs.js";
+import type { Effect, ToolResult } from "../model/specs.js";
 import {
   type DecisionBackend,
   type DecisionPlanOptions,
@@ -52,7 +52,7 @@ import {
   type LocalToolDefinition,
   localToolSpec,
 } from "../transports/local/transport.js";
-import { sameStdioIdentity } from "../transports/mcp/target.js";
+import { resolveStdioEnv, sameStdioIdentity } from "../transports/mcp/target.js";
 import {
   createMcpInvoker,
   type McpConnectionOptions,
@@ -123,7 +123,10 @@ export type BindingConfig =
   | OpenRpcBindingOptions
   | { readonly invoker: Invoker };
 
-export interface SchemaRouterOptions {
+/** Bindings by tool name; a generated `RouterBindings` type narrows it to one project's sources. */
+export type BindingMap = Readonly<Record<string, BindingConfig>>;
+
+export interface SchemaRouterOptions<B extends BindingMap = BindingMap> {
   readonly root?: string;
   readonly lockfile?: string;
   /**
@@ -132,7 +135,12 @@ export interface SchemaRouterOptions {
    * every endpoint during load (`"full"`). See docs/runtime/loading-and-verification.md.
    */
   readonly verify?: VerifyMode;
-  readonly bindings?: Readonly<Record<string, BindingConfig>>;
+  /**
+   * Trusted bindings by tool name. `SchemaRouter.load<RouterBindings>({ bindings })`, with the
+   * `RouterBindings` type the compiler generates, checks names and shapes per source
+   * (docs/runtime/bindings.md).
+   */
+  readonly bindings?: B;
   /** Local tool definitions by source name (the same modules the config compiles). */
   readonly local?: Readonly<Record<string, LocalToolDefinition>>;
   readonly policy?: ExecutionPolicy;
@@ -195,7 +203,9 @@ export class SchemaRouter {
   }
 
   /** Loads and verifies `schemarouter.lock.json` and its artifacts, then binds trusted invokers. */
-  static async load(options: SchemaRouterOptions = {}): Promise<SchemaRouter> {
+  static async load<B extends BindingMap = BindingMap>(
+    options: SchemaRouterOptions<NoInfer<B>> = {},
+  ): Promise<SchemaRouter> {
     const catalog = await loadCatalog({
       ...(options.root !== undefined ? { root: options.root } : {}),
       ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
@@ -400,7 +410,9 @@ export class SchemaRouter {
 
   /** Field-first plan: ToolCalls pinned to both fingerprints with the minimal declared fields. */
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
-    return withArgumentSuppliers(plan(this.retriever, request, options), () => this.capabilityGraph());
+    return withArgumentSuppliers(plan(this.retriever, request, this.withAvailability(options)), () =>
+      this.capabilityGraph(),
+    );
   }
 
   /**
@@ -417,9 +429,18 @@ export class SchemaRouter {
     backend: DecisionBackend,
     options: DecisionPlanOptions = {},
   ): Promise<ExecutionPlan> {
-    return planWithDecision(this.retriever, request, backend, options).then((planned) =>
-      withArgumentSuppliers(planned, () => this.capabilityGraph()),
+    return planWithDecision(this.retriever, request, backend, this.withAvailability(options)).then(
+      (planned) => withArgumentSuppliers(planned, () => this.capabilityGraph()),
     );
+  }
+
+  /** Plans see this router's availability state unless the caller gives its own. */
+  private withAvailability<O extends PlanOptions>(options: O): O {
+    if (options.availability !== undefined) return options;
+    return {
+      ...options,
+      availability: (tool: string, effect: Effect) => this.governor.pathAvailabilityOf(tool, effect),
+    };
   }
 
   isReady(tool: string): boolean {
@@ -461,9 +482,12 @@ export class SchemaRouter {
     return this.governor.stream(plan, config);
   }
 
-  /** Whether a tool's access path is eligible now, or cooling down until when and why. */
-  availability(tool: string): AvailabilityStatus {
-    return this.governor.availabilityOf(tool);
+  /**
+   * Whether a tool's access path is eligible now, or cooling down until when and why: its read path, or
+   * with an `effect` other than `"read"` what such a call sees (a health probe reopens reads only).
+   */
+  availability(tool: string, effect: Effect = "read"): AvailabilityStatus {
+    return this.governor.pathAvailabilityOf(tool, effect);
   }
 
   /** Registers a trusted read-only health probe for a tool (local code only). */
@@ -574,7 +598,7 @@ function invokerFor(registered: RegisteredTool, config: BindingConfig): Invoker 
       expected: registered.remoteDigests,
       // What the server was trusted with; its error text never repeats them (docs/trust-model.md §7).
       secrets: Object.values(
-        config.mcp.stdio !== undefined ? (config.mcp.stdio.env ?? {}) : (config.mcp.headers ?? {}),
+        config.mcp.stdio !== undefined ? resolveStdioEnv(config.mcp.stdio.env) : (config.mcp.headers ?? {}),
       ),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       ...(config.relistBefore !== undefined ? { relistBefore: config.relistBefore } : {}),

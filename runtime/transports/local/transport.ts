@@ -15,12 +15,17 @@ import type {
   ParameterSpec,
   ToolSpec,
 } from "../../model/specs.js";
+import type { ArgumentsOf } from "./schema-arguments.js";
 
 export interface LocalHandlerContext {
   readonly signal: AbortSignal;
 }
 
-export interface LocalEndpointDefinition {
+/**
+ * One endpoint of a local tool. `A` is the handler's argument type: inferred from `input` by
+ * `defineLocalTool` (docs/sources/local.md, "Typed handlers"), or declared with `localEndpoint<A>()`.
+ */
+export interface LocalEndpointDefinition<A = Readonly<Record<string, unknown>>> {
   readonly name: string;
   readonly description?: string;
   /** Trusted classification: local code decides what its function does. */
@@ -30,7 +35,8 @@ export interface LocalEndpointDefinition {
   readonly output?: JsonSchema;
   /** Declared output fields; derived from `output` properties when omitted. */
   readonly fields?: readonly FieldSpec[];
-  readonly handler: (args: Record<string, unknown>, context: LocalHandlerContext) => unknown;
+  /** Receives arguments the boundary validated against `input`. (A method, so typed handlers fit.) */
+  handler(args: A, context: LocalHandlerContext): unknown;
 }
 
 export interface LocalToolDefinition {
@@ -40,10 +46,25 @@ export interface LocalToolDefinition {
   readonly endpoints: readonly LocalEndpointDefinition[];
 }
 
+/** An endpoint whose handler's arguments are typed from its literal `input` schema `S`. */
+export interface TypedLocalEndpoint<S extends JsonSchema> extends LocalEndpointDefinition<ArgumentsOf<S>> {
+  readonly input: S;
+}
+
+/** A local tool definition whose endpoints' handlers are typed from their `input` schemas. */
+export interface TypedLocalTool<E extends readonly JsonSchema[]> extends LocalToolDefinition {
+  readonly endpoints: { readonly [K in keyof E]: TypedLocalEndpoint<E[K]> };
+}
+
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Validates and freezes a local tool definition (use it as the module's default export). */
-export function defineLocalTool<const T extends LocalToolDefinition>(definition: T): T {
+/**
+ * Validates and freezes a local tool definition (use it as the module's default export). Each
+ * handler's arguments are typed from its endpoint's `input` schema, written inline or `as const`.
+ */
+export function defineLocalTool<const E extends readonly JsonSchema[]>(
+  definition: TypedLocalTool<E>,
+): TypedLocalTool<E> {
   if (!NAME.test(definition.name))
     throw new TypeError(`defineLocalTool: "${definition.name}" is not a valid tool name`);
   const names = new Set<string>();
@@ -57,6 +78,11 @@ export function defineLocalTool<const T extends LocalToolDefinition>(definition:
       throw new TypeError(`defineLocalTool: ${endpoint.name} needs a handler`);
   }
   return Object.freeze(definition);
+}
+
+/** An endpoint whose handler takes the declared argument type `A` (for a schema that is not a literal). */
+export function localEndpoint<A>(endpoint: LocalEndpointDefinition<A>): LocalEndpointDefinition<A> {
+  return endpoint;
 }
 
 export function isLocalToolDefinition(value: unknown): value is LocalToolDefinition {

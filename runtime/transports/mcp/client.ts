@@ -8,7 +8,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loadPeer, MCP_SDK } from "../../errors/optional-peer.js";
 import type { McpClientLike } from "./client-like.js";
-import { checkEnvNames, checkMcpHeaders, checkMcpUrl, httpIdentity, stdioIdentity } from "./target.js";
+import {
+  checkMcpHeaders,
+  checkMcpUrl,
+  httpIdentity,
+  resolveStdioEnv,
+  type StdioEnv,
+  stdioIdentity,
+} from "./target.js";
 
 export type { McpClientLike, McpServerVersionLike } from "./client-like.js";
 
@@ -25,8 +32,11 @@ export interface StdioClientOptions {
   readonly command: string;
   readonly args?: readonly string[];
   readonly cwd?: string;
-  /** The complete child environment (see `pickEnv` to build it from an allowlist). Default: empty. */
-  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The complete child environment (default: empty): names copied from this process's environment
+   * (`["GITHUB_TOKEN"]`, the config's allowlist shape) or the values (`{ GITHUB_TOKEN: token }`).
+   */
+  readonly env?: StdioEnv;
   readonly stderr?: "inherit" | "ignore";
   readonly connectTimeoutMs?: number;
 }
@@ -64,8 +74,7 @@ async function connectClient(transport: Transport, timeoutMs: number | undefined
 
 /** Factory for a stdio server spawned with exactly `env` (nothing of this process's environment leaks). */
 export function stdioClientFactory(options: StdioClientOptions): McpClientFactory {
-  const env = { ...(options.env ?? {}) };
-  checkEnvNames(Object.keys(env));
+  const env = resolveStdioEnv(options.env);
   const params = { ...options, env, args: [...(options.args ?? [])] };
   return async () => {
     const { createStdioTransport } = await import("./stdio.js");

@@ -166,6 +166,61 @@ export function pickEnv(
   return env;
 }
 
+/**
+ * A stdio server's environment as a binding gives it (docs/sources/mcp.md, "Environment"): the config's
+ * allowlist shape (`["GITHUB_TOKEN"]`, values read from `from`, by default this process's environment)
+ * or the values themselves (`{ GITHUB_TOKEN: token }`). Anything else is BINDING_INVALID naming `env`.
+ */
+export function resolveStdioEnv(
+  env: StdioEnv | undefined,
+  from: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
+  checkStdioEnv(env, "mcp.stdio.env");
+  if (env === undefined) return {};
+  if (isEnvNameList(env)) return pickEnv(env, from);
+  return { ...env };
+}
+
+/** A stdio server's environment: names to copy from this process, or names with their values. */
+export type StdioEnv = readonly string[] | Readonly<Record<string, string>>;
+
+function isEnvNameList(env: StdioEnv): env is readonly string[] {
+  return Array.isArray(env);
+}
+
+/** Refuses an env that is neither shape (BINDING_INVALID, key `env`) and invalid variable names. */
+export function checkStdioEnv(
+  env: unknown,
+  owner: string,
+  tool?: string,
+): asserts env is StdioEnv | undefined {
+  if (env === undefined) return;
+  const refuse = (got: string) =>
+    new SchemaRouterError(
+      "BINDING_INVALID",
+      `${owner} must be a list of variable names to copy from this process (["GITHUB_TOKEN"], as in the config) or their values ({ GITHUB_TOKEN: token }); got ${got}.`,
+      { key: "env", ...(tool !== undefined ? { tool } : {}) },
+    );
+  if (Array.isArray(env)) {
+    const bad = env.find((name) => typeof name !== "string");
+    if (bad !== undefined || env.length !== new Set(env).size)
+      throw refuse(
+        bad !== undefined ? `a list holding ${describeValue(bad)}` : "a list naming a variable twice",
+      );
+    checkEnvNames(env);
+    return;
+  }
+  if (env === null || typeof env !== "object") throw refuse(describeValue(env));
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value !== "string") throw refuse(`${name}: ${describeValue(value)}`);
+  }
+  checkEnvNames(Object.keys(env));
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? "null" : typeof value === "string" ? JSON.stringify(value) : typeof value;
+}
+
 /** Execution identity of a stdio server: `command args…`, arguments quoted when not plain. No env values. */
 export function stdioIdentity(command: string, args: readonly string[] = []): string {
   return [command, ...args].map((part) => (PLAIN_ARG.test(part) ? part : JSON.stringify(part))).join(" ");
