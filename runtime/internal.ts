@@ -27,6 +27,7 @@ export * from "./model/derive-fields.js";
 export * from "./model/freeze.js";
 export * from "./model/json-pointer.js";
 export * from "./model/specs.js";
+export * from "./planner/version-range.js";
 export {
   type MigrationResult,
   migratePostgres,

@@ -20,7 +20,12 @@ const load = () => SchemaRouter.load<RouterBindings>;
 
 describe("RouterBindings", () => {
   it("has one optional key per remote source, with that transport's binding shape", () => {
-    expectTypeOf<keyof RouterBindings>().toEqualTypeOf<"materials" | "memory" | "petstore">();
+    expectTypeOf<keyof RouterBindings>().toEqualTypeOf<
+      "bookshop" | "library" | "materials" | "math" | "memory" | "petstore"
+    >();
+    expectTypeOf<NonNullable<RouterBindings["bookshop"]>>().toEqualTypeOf<BindingOf<"odata">>();
+    expectTypeOf<NonNullable<RouterBindings["library"]>>().toEqualTypeOf<BindingOf<"graphql">>();
+    expectTypeOf<NonNullable<RouterBindings["math"]>>().toEqualTypeOf<BindingOf<"openrpc">>();
     expectTypeOf<RouterBindings["petstore"]>().toEqualTypeOf<
       HttpBindingOptions | { readonly invoker: Invoker } | undefined
     >();

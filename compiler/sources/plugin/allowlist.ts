@@ -4,6 +4,7 @@
  * installed version are on the config's non-empty `plugins.allow` list. All of this is decided from
  * package.json metadata, before anything is imported.
  */
+import { satisfiesRange } from "schemarouter/internal";
 import type { PluginsConfig } from "../../config/config.js";
 import { ConfigError } from "../../errors/errors.js";
 import type { DiscoveredPlugin } from "./discover.js";
@@ -15,35 +16,13 @@ export const BUILT_IN_KINDS: readonly string[] = [
   "optimade",
   "proposal",
   "plugin",
+  "odata",
+  "graphql",
+  "openrpc",
 ];
 
-type Version = readonly [number, number, number];
-
-function parseVersion(text: string): Version | undefined {
-  const match = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(text);
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
-}
-
-function compare(a: Version, b: Version): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
-
-/**
- * Whether `version` satisfies `range`: an exact `x.y.z`, `^x.y.z` (same left-most non-zero part) or
- * `~x.y.z` (same major and minor). Pre-release and build versions never satisfy a range.
- */
-export function satisfies(version: string, range: string): boolean {
-  const v = parseVersion(version);
-  const operator = range.startsWith("^") ? "^" : range.startsWith("~") ? "~" : "";
-  const base = parseVersion(range.slice(operator.length));
-  if (v === undefined || base === undefined) return false;
-  if (operator === "") return compare(v, base) === 0;
-  if (compare(v, base) < 0) return false;
-  if (operator === "~") return v[0] === base[0] && v[1] === base[1];
-  if (base[0] > 0) return v[0] === base[0];
-  if (base[1] > 0) return v[0] === 0 && v[1] === base[1];
-  return v[0] === 0 && v[1] === 0 && v[2] === base[2];
-}
+/** Whether `version` satisfies `range` (docs/plugins.md, "The allowlist"). */
+export const satisfies = satisfiesRange;
 
 /** The one plugin that may provide `kind` for `source`, or a refusal naming why. */
 export function selectPlugin(
@@ -91,7 +70,7 @@ export function selectPlugin(
       `${plugin.package} (which provides "${kind}") is not on plugins.allow; add { "package": "${plugin.package}", "range": "^${plugin.version}" } after reviewing it.`,
       who,
     );
-  if (!allowed.some((entry) => satisfies(plugin.version, entry.range)))
+  if (!allowed.some((entry) => satisfiesRange(plugin.version, entry.range)))
     return refuse(
       "not-allowed",
       `${plugin.package}@${plugin.version} is installed, but plugins.allow permits ${allowed.map((e) => e.range).join(", ")}; review the new version before widening the range.`,
