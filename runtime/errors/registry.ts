@@ -545,6 +545,26 @@ export const ERRORS = {
     meaning: "A model's analysis is not a structured proposal of the expected shape.",
     details: {},
   },
+  DECISION_PLUGIN_REFUSED: {
+    class: "PlanningError",
+    meaning:
+      "A decision-backend plugin was refused before any import: an empty allowlist, a package not on it or outside its range, not installed, or without `schemarouter.decisionBackend` metadata.",
+    details: {
+      package: string("The npm package."),
+      version: optional(string("The installed version.")),
+      reason: oneOf(["allowlist-empty", "not-allowed", "not-installed", "metadata"], "Why it was refused."),
+    },
+  },
+  DECISION_PLUGIN_FAILED: {
+    class: "PlanningError",
+    meaning:
+      "An allowed decision-backend plugin failed to import, ran past its import time limit, or does not export a decision backend.",
+    details: {
+      package: string("The npm package."),
+      reason: oneOf(["import", "timeout", "invalid"], "What went wrong."),
+      timeoutMs: optional(number("The import time limit.")),
+    },
+  },
   DECISION_BACKEND_FAILED: {
     class: "PlanningError",
     meaning: "A decision backend threw or rejected.",

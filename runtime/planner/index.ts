@@ -17,6 +17,11 @@ export {
   planWithDecision,
   validateDecision,
 } from "./decision.js";
+export {
+  type DecisionPluginAllow,
+  type DecisionPluginOptions,
+  loadDecisionBackend,
+} from "./decision-plugin.js";
 export { PLANNING_ERROR_CODES, PlanningError, type PlanningErrorCode } from "./errors.js";
 export { DEFAULT_MAX_FALLBACKS, isCounterpart } from "./fallbacks.js";
 export { plan } from "./plan.js";

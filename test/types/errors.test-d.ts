@@ -65,6 +65,8 @@ describe("error codes", () => {
     expectTypeOf<ErrorCodeOf<"PlanningError">>().toEqualTypeOf<
       | "ANALYZER_FAILED"
       | "ANALYZER_OUTPUT_INVALID"
+      | "DECISION_PLUGIN_REFUSED"
+      | "DECISION_PLUGIN_FAILED"
       | "DECISION_BACKEND_FAILED"
       | "DECISION_MALFORMED"
       | "DECISION_UNKNOWN_OPTION"
