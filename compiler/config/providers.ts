@@ -56,6 +56,14 @@ export function checkProviders(
           { path: where, source, key: `providers.${provider}.sources.${source}` },
         );
       owner.set(source, provider);
+      // A GraphQL source can name its provider itself; two answers to one question are refused.
+      const own = (sources[source] as { provider?: unknown } | undefined)?.provider;
+      if (typeof own === "string" && own !== provider)
+        throw new ConfigError(
+          "CONFIG_INVALID",
+          `${where}: source "${source}" says "provider": "${own}" but is listed under providers.${provider}; keep one of the two.`,
+          { path: where, source, key: `sources.${source}.provider` },
+        );
     }
   }
 }

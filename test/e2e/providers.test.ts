@@ -83,6 +83,20 @@ describe("providers in the config", () => {
     expect(run.stderr).toMatch(/\[CONFIG_INVALID\]/);
     expect(run.stderr).toMatch(message);
   });
+
+  it("refuses a GraphQL source whose own provider key disagrees with its provider profile", async () => {
+    const p = tempProject("providers-graphql");
+    copyInto(p, "examples/graphql/library.graphql", "library.graphql");
+    p.write({
+      sources: { books: { kind: "graphql", location: "library.graphql", provider: "Shelf" } },
+      providers: { Library: { sources: { books: "graphql" } } },
+    });
+    const run = await runCli(p.dir, ["compile"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'source "books" says "provider": "Shelf" but is listed under providers.Library; keep one of the two.',
+    );
+  });
 });
 
 describe("schemarouter add provider", () => {
