@@ -6,6 +6,7 @@
 import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
 import { abandonBody, describeCause, readBounded } from "../http/bounded-read.js";
+import { deadlineSignal } from "../http/deadline.js";
 import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
 import { odataError } from "./response.js";
 
@@ -20,19 +21,6 @@ export interface RequestTransport {
   /** The binding's header values: never repeated in messages or details. */
   readonly secrets: readonly string[];
   readonly dispatcher: Dispatcher | undefined;
-}
-
-/** The call's signal, also aborted after `timeoutMs` (the timer held here; see transports/optimade/fetch.ts). */
-function deadlineSignal(
-  callSignal: AbortSignal,
-  timeoutMs: number,
-): { signal: AbortSignal; release(): void } {
-  const deadline = new AbortController();
-  const timer = setTimeout(() => {
-    deadline.abort(new DOMException(`The request timed out after ${timeoutMs} ms.`, "TimeoutError"));
-  }, timeoutMs);
-  timer.unref();
-  return { signal: AbortSignal.any([callSignal, deadline.signal]), release: () => clearTimeout(timer) };
 }
 
 export async function sendRequest(

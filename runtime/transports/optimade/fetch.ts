@@ -6,6 +6,7 @@
 import type { Dispatcher } from "undici";
 import { InvocationError, InvocationUnavailableError } from "../../errors/errors.js";
 import { abandonBody, describeCause, readBounded } from "../http/bounded-read.js";
+import { deadlineSignal } from "../http/deadline.js";
 import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
 import { statusError } from "./response.js";
 import type { OptimadeBase } from "./url.js";
@@ -19,23 +20,6 @@ export interface PageTransport {
   readonly limits: { readonly maxBytes: number; readonly timeoutMs: number };
   readonly headers: Readonly<Record<string, string>>;
   readonly dispatcher: Dispatcher | undefined;
-}
-
-/**
- * The call's signal, also aborted after `timeoutMs`. The timer is held here, not by an inline
- * `AbortSignal.timeout()`: `AbortSignal.any()` holds its sources weakly, so a timeout signal nothing
- * else references can be garbage-collected and never fire (a stalled body then hangs the call).
- */
-function deadlineSignal(
-  callSignal: AbortSignal,
-  timeoutMs: number,
-): { signal: AbortSignal; release(): void } {
-  const deadline = new AbortController();
-  const timer = setTimeout(() => {
-    deadline.abort(new DOMException(`The request timed out after ${timeoutMs} ms.`, "TimeoutError"));
-  }, timeoutMs);
-  timer.unref();
-  return { signal: AbortSignal.any([callSignal, deadline.signal]), release: () => clearTimeout(timer) };
 }
 
 /** One bounded GET within the transport's timeout; non-success answers become typed errors. */
