@@ -18,7 +18,7 @@ import {
   scoreEntry,
   scratch,
 } from "./score.js";
-import type { Catalog } from "./surface.js";
+import { type Catalog, effectOf } from "./surface.js";
 
 export interface RankFilter {
   readonly effects: ReadonlySet<string> | undefined;
@@ -114,7 +114,7 @@ export function rank(catalog: Catalog, query: CompiledQuery, filter: RankFilter,
   const bounded = Number.isFinite(limit);
   const out: Scored[] = [];
   const admit = (index: number): boolean =>
-    filter.effects === undefined || filter.effects.has(catalog.entries[index]!.endpoint.effect);
+    filter.effects === undefined || filter.effects.has(effectOf(catalog, index));
   const consider: Consider = (index, score, sums, offset) => {
     if (!(score > filter.minScore)) return;
     if (filter.minCoverage > 0 && presentOf(sums, offset) < filter.minCoverage * query.tokens.length) return;

@@ -109,6 +109,14 @@ export function buildCatalog(registry: Registry, indexed: boolean): Catalog {
   };
 }
 
+/**
+ * The locked side-effect class of endpoint `index` (the one place ranking reads an endpoint's effect,
+ * so a catalog built from a stored index can answer it without materialising the endpoint).
+ */
+export function effectOf(catalog: Catalog, index: number): string {
+  return catalog.entries[index]!.endpoint.effect;
+}
+
 /** The component mask of id `id` on endpoint `index` (0 when absent). */
 export function maskOf(catalog: Catalog, index: number, id: number): number {
   const ids = catalog.surfaceIds;
