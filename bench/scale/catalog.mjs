@@ -80,6 +80,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }),
   );
   const dir = args.dir ?? join(REPO, "bench/.tmp/scale/catalog");
-  const { path, sources } = writeCatalog(dir, { limit: args.limit === undefined ? undefined : Number(args.limit) });
+  const { path, sources } = writeCatalog(dir, {
+    limit: args.limit === undefined ? undefined : Number(args.limit),
+  });
   console.log(`${path}: ${sources} sources`);
 }
