@@ -6,6 +6,13 @@
 import type { RegistryEntry } from "../load/registry.js";
 import { normalizeKey, tokenize } from "./tokenize.js";
 
+/**
+ * Version of what the surface holds for an endpoint (tokenizer, vocabularies, keys, component bits).
+ * Bump it with any change to `tokenize`, `addEntry` or the keys: a retrieval index stored at compile
+ * time records it, and one built by another version is never used (docs/runtime/retrieval-and-planning.md).
+ */
+export const SURFACE_VERSION = 1;
+
 /** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */
 export const BIT = {
   name: 1,
