@@ -143,7 +143,7 @@ function conceptOf(key) {
 }
 
 /** Routes that declare a field answering `need` (same semantic ID; unit and qualifiers when stated). */
-function acceptableRoutes(tools, need) {
+export function acceptableRoutes(tools, need) {
   const routes = [];
   for (const spec of tools) {
     for (const ep of spec.endpoints) {
