@@ -11,7 +11,8 @@
 export const A_PRIORI = Object.freeze({ minCoverage: 0.5, minScore: 0 });
 /** Candidates returned per request. */
 export const K = 5;
-export const SETTINGS = Object.freeze(["none", "a priori", "held-out"]);
+/** Rejection settings, in report order: the product default first (see methods.mjs). */
+export const SETTINGS = Object.freeze(["default", "none", "a priori", "held-out"]);
 
 /** Per-case outcome of one method's returned routes (best first, already thresholded, at most 5). */
 export function outcome(testCase, routes) {
