@@ -275,7 +275,13 @@ function nearUnsupported(rand, tools, seed) {
       seen.add(id);
       // The label rule, checked rather than assumed: no endpoint answers what the request states.
       if (declares(tools, item.key, unit, item.qualifiers)) continue;
-      cases.push({ form: `unsupported-${kind}`, request, concept: item.key, structured });
+      cases.push({
+        form: `unsupported-${kind}`,
+        request,
+        concept: item.key,
+        ...(unit !== undefined ? { unit } : {}),
+        ...(item.qualifiers !== undefined ? { qualifiers: item.qualifiers } : {}),
+      });
       made++;
     }
   }
@@ -333,6 +339,8 @@ export function ambiguousCatalog({ seed = 1, scale = 1, text = 60, structured = 
       form: c.form,
       request: c.request,
       concept: c.concept,
+      ...(c.unit !== undefined ? { unit: c.unit } : {}),
+      ...(c.qualifiers !== undefined ? { qualifiers: c.qualifiers } : {}),
       needs: [],
       required: [],
       supported: false,
