@@ -2,17 +2,18 @@
  * The paraphrase benchmark (bench/routing/paraphrase.json): free-text requests that name a field of the
  * high-ambiguity catalog only by description-level words, synonyms, morphology, or units and
  * qualifiers in words. The set is data, fixed before tuning; this module loads it, checks its rule
- * (no request shares a product token with its concept's field name, alias, phrase or semantic ID) and
+ * (no request shares a token — words.mjs, the frozen plain tokenizer — with its concept's field name,
+ * alias, phrase or semantic ID) and
  * labels it against one seed's catalog from the declared contracts.
  */
 import { readFileSync } from "node:fs";
-import { tokenize } from "../../runtime/dist/retrieval/index.js";
 import { acceptableRoutes } from "./ambiguous.mjs";
 import { DOMAINS, UNDECLARED } from "./concepts.mjs";
+import { words as tokenize } from "./words.mjs";
 
 const SET = new URL("./paraphrase.json", import.meta.url);
 
-/** Words that name a concept: field name, alias, phrase and semantic ID, as product tokens. */
+/** Words that name a concept: field name, alias, phrase and semantic ID, as tokens (words.mjs). */
 function namingTokens(key) {
   for (const domain of DOMAINS) {
     const c = domain.concepts.find((concept) => concept.key === key);
