@@ -13,7 +13,7 @@ import { ambiguousCatalog } from "./ambiguous.mjs";
 import { bm25Router, lexicalRouter } from "./baselines.mjs";
 import { random } from "./catalogs.mjs";
 import { REPORT_SEEDS } from "./concepts.mjs";
-import { baseline, schemaRouter } from "./methods.mjs";
+import { baseline, DEFAULT_API, schemaRouter } from "./methods.mjs";
 import { aggregate, calibrateThreshold, folds, outcome, SETTINGS } from "./metrics.mjs";
 import { paraphraseCases } from "./paraphrase.mjs";
 import { summarize } from "./stats.mjs";
@@ -53,7 +53,10 @@ function evaluate(method, cases, fold, paraphrases) {
   const thresholds = [0, 1].map((f) => calibrate(cases.map((_, i) => i).filter((i) => fold[i] !== f)));
   const whole = calibrate(cases.map((_, i) => i));
   const settings = (list, thresholdOf) => ({
-    default: list.map((c) => outcome(c, method.default(c.request))),
+    default: list.map((c) => {
+      const result = method.explain(c.request);
+      return outcome(c, result.routes, result);
+    }),
     none: list.map((c) => outcome(c, method.none(c.request))),
     "a priori": list.map((c) => outcome(c, method.apriori(c.request))),
     "held-out": list.map((c, i) => outcome(c, method.above(c.request, thresholdOf(i)))),
@@ -74,6 +77,7 @@ const METRICS = [
   "falseRouteSupported",
   "falseRouteUnsupported",
   "falseRouteOverall",
+  "explained",
 ];
 
 /** Aggregates outcomes per group; returns Map group → aggregate. */
@@ -127,6 +131,7 @@ export function runQuality({ seeds = REPORT_SEEDS, scale = 1 } = {}) {
       bench: "routing-catalog",
       seed,
       split: REPORT_SEEDS.includes(seed) ? "report" : "tuning",
+      defaultApi: DEFAULT_API,
       tools: catalog.tools.length,
       endpoints: catalog.endpoints,
       supported: count(catalog.cases, (c) => c.supported),

@@ -68,7 +68,7 @@ export function qualityText(results) {
   );
   out.push("");
   out.push(
-    "Rejection settings: **default** = the product as shipped: `retrieve(request, { k: 5 })` with no options, a rejection " +
+    `Rejection settings: **default** = the product as shipped: \`${facts[0].defaultApi}\` with its default options, a rejection ` +
       "being an empty result (baselines: their top 5). **none** = ranking only (top 5 of the ranked surface). **a priori** = " +
       `SchemaRouter \`minCoverage: ${A_PRIORI.minCoverage}, minScore: ${A_PRIORI.minScore}\`, fixed before the first run ` +
       "(the same coverage rule for the baselines). **held-out** = each method's own score threshold chosen by one rule — " +
@@ -78,7 +78,9 @@ export function qualityText(results) {
   out.push("");
   out.push(
     "Cells: median over seeds (min–max). R@k = required-tool recall (share of a request's needs answered in the top k). " +
-      "Near-domain rejected = all four near-domain kinds together.",
+      "Near-domain rejected = all four near-domain kinds together. Rejections explained = of the unsupported requests the " +
+      "default setting rejects, the share whose rejection names what no endpoint covers (every named item occurring in the " +
+      "request); n/a when the method gives no explanation.",
   );
   out.push("");
   out.push(
@@ -96,6 +98,7 @@ export function qualityText(results) {
         "Near-domain rejected",
         "Supported rejected",
         "Supported top-1 wrong",
+        "Unsupported rejections explained",
       ],
       ...methods.flatMap((m) =>
         SETTINGS.map((s) => [
@@ -111,6 +114,7 @@ export function qualityText(results) {
           med(at(m, s, "unsupported-near-all"), "rejection"),
           spread(at(m, s, "supported").overRejection, pct),
           med(at(m, s, "supported"), "falseRouteSupported"),
+          med(at(m, s, "unsupported"), "explained"),
         ]),
       ),
     ]),
@@ -244,7 +248,7 @@ export function realText(results) {
         "; ",
       )}. Summary requests: one per operation of the split, from the operation's own summary by the fixed rewrite rule ` +
       `(${facts.map((f) => `${f.catalog} ${f.summaryRequests}`).join(", ")}); developer requests: typed by hand with their labelled operations ` +
-      `(${facts.map((f) => `${f.catalog} ${f.developerRequests}`).join(", ")}). All settings are the product default (\`retrieve\`, k = 5). ` +
+      `(${facts.map((f) => `${f.catalog} ${f.developerRequests}`).join(", ")}). All settings are the product default (\`${facts[0].defaultApi}\`). ` +
       "Read-unsafe = of the read-intent requests whose labels include a read endpoint, the share with a write or destructive endpoint first (target 0). " +
       "Summary cells: median over rewrite seeds (min–max).",
   );

@@ -46,15 +46,17 @@ let paraphrase: Module;
 let intent: Module;
 let requests: Module;
 let real: Module;
+let metrics: Module;
 
 beforeAll(async () => {
-  [concepts, ambiguous, paraphrase, intent, requests, real] = await Promise.all([
+  [concepts, ambiguous, paraphrase, intent, requests, real, metrics] = await Promise.all([
     load("bench/routing/concepts.mjs"),
     load("bench/routing/ambiguous.mjs"),
     load("bench/routing/paraphrase.mjs"),
     load("bench/routing/real/intent.mjs"),
     load("bench/routing/real/requests.mjs"),
     load("bench/routing/real/catalogs.mjs"),
+    load("bench/routing/metrics.mjs"),
   ]);
 });
 
@@ -109,6 +111,24 @@ describe("high-ambiguity catalog sets", () => {
         expect(c.required[i].length).toBeGreaterThan(0);
       });
     }
+  });
+});
+
+describe("rejection explanations", () => {
+  it("count a rejection as explained only when it names what the request asked for", () => {
+    const request = { query: "wind speed in mph" };
+    const named = (concept: string) => ({
+      rejected: true,
+      routes: [],
+      uncovered: [{ concept, kind: "unit" }],
+    });
+    expect(metrics.explained(request, named("mph"))).toBe(true);
+    expect(metrics.explained(request, named("salinity"))).toBe(false);
+    expect(metrics.explained(request, { rejected: true, routes: [], uncovered: [] })).toBe(false);
+    expect(metrics.explained(request, { rejected: false, routes: ["t.e"], uncovered: [] })).toBeUndefined();
+    expect(metrics.explained(request, { rejected: true, routes: [], uncovered: null })).toBeUndefined();
+    const outcome = metrics.outcome({ supported: false, request }, [], named("mph"));
+    expect(metrics.aggregate([outcome]).explained).toBe(1);
   });
 });
 

@@ -9,7 +9,7 @@
  *                     the share whose first candidate is a write or destructive endpoint (target 0).
  */
 import { bm25Router, lexicalRouter } from "../baselines.mjs";
-import { baseline, schemaRouter } from "../methods.mjs";
+import { baseline, DEFAULT_API, schemaRouter } from "../methods.mjs";
 import { summarize } from "../stats.mjs";
 import { REAL_CATALOGS, realCatalog } from "./catalogs.mjs";
 import { intentOf } from "./intent.mjs";
@@ -79,6 +79,7 @@ export async function runRealQuality({
     facts.push({
       bench: "routing-real-catalog",
       catalog: name,
+      defaultApi: DEFAULT_API,
       endpoints: catalog.endpoints.length,
       effects: Object.fromEntries(
         ["read", "write", "destructive", "unclassified"].map((e) => [
