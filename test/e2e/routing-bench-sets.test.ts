@@ -89,11 +89,13 @@ describe("high-ambiguity catalog sets", () => {
         expect(declaring(catalog.tools, { key: c.concept, unit: c.unit })).toEqual([]);
       }
       for (const c of catalog.cases.filter((x: { form: string }) => x.form === "unsupported-qualifier")) {
-        const [[key, value]] = Object.entries(c.qualifiers as Record<string, string>);
+        const entries = Object.entries(c.qualifiers as Record<string, string>);
+        expect(entries.length).toBe(1);
+        const [key, value] = entries[0]!;
         // The qualifier is declared in this catalog, on another concept only.
         const others = catalog.tools.flatMap((t: Tool) =>
           t.endpoints.flatMap((ep) =>
-            ep.fields.filter((f) => f.semanticId !== c.concept && f.qualifiers?.[key!] === value),
+            ep.fields.filter((f) => f.semanticId !== c.concept && f.qualifiers?.[key] === value),
           ),
         );
         expect(others.length).toBeGreaterThan(0);
