@@ -47,9 +47,10 @@ let intent: Module;
 let requests: Module;
 let real: Module;
 let metrics: Module;
+let realQuality: Module;
 
 beforeAll(async () => {
-  [concepts, ambiguous, paraphrase, intent, requests, real, metrics] = await Promise.all([
+  [concepts, ambiguous, paraphrase, intent, requests, real, metrics, realQuality] = await Promise.all([
     load("bench/routing/concepts.mjs"),
     load("bench/routing/ambiguous.mjs"),
     load("bench/routing/paraphrase.mjs"),
@@ -57,6 +58,7 @@ beforeAll(async () => {
     load("bench/routing/real/requests.mjs"),
     load("bench/routing/real/catalogs.mjs"),
     load("bench/routing/metrics.mjs"),
+    load("bench/routing/real/quality.mjs"),
   ]);
 });
 
@@ -182,6 +184,36 @@ describe("real-catalog sets", () => {
       ["who am I", "read"],
     ];
     expect(cases.map(([q]) => [q, intent.intentOf(q)])).toEqual(cases);
+  });
+
+  it("counts a write first for a read request as read-unsafe, unless only writes answer it", () => {
+    const effects = new Map([
+      ["x.get", "read"],
+      ["x.star", "write"],
+      ["x.login", "write"],
+    ]);
+    const read = { id: "r", request: { query: "star count of a repository" }, labels: ["x.get"] };
+    expect(realQuality.outcome(read, ["x.star", "x.get"], effects)).toMatchObject({
+      safetyCase: true,
+      unsafe: true,
+      hit1: false,
+      hit5: true,
+    });
+    expect(realQuality.outcome(read, ["x.get"], effects)).toMatchObject({ unsafe: false, hit1: true });
+    const onlyWrites = {
+      id: "w",
+      request: { query: "retrieve a temporary access token" },
+      labels: ["x.login"],
+    };
+    expect(realQuality.outcome(onlyWrites, ["x.login"], effects)).toMatchObject({
+      safetyCase: false,
+      unsafe: false,
+    });
+    const write = { id: "s", request: { query: "star a repository" }, labels: ["x.star"] };
+    expect(realQuality.outcome(write, ["x.star"], effects)).toMatchObject({
+      safetyCase: false,
+      unsafe: false,
+    });
   });
 
   it("rewrites summaries by the fixed rule and labels operations sharing a summary", () => {

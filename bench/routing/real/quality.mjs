@@ -16,7 +16,7 @@ import { intentOf } from "./intent.mjs";
 import { developerCases, generatedCases, REAL_REPORT_SEEDS } from "./requests.mjs";
 
 /** The outcome of one case given the default setting's routes. */
-function outcome(c, routes, effects) {
+export function outcome(c, routes, effects) {
   const labels = new Set(c.labels);
   const readIntent = intentOf(c.request.query) === "read";
   const readLabelled = c.labels.some((route) => effects.get(route) === "read");
