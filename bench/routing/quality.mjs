@@ -32,7 +32,7 @@ const structuredRequest = (request) => request.semanticIds !== undefined || requ
 function groupsOf(c) {
   const shape = structuredRequest(c.request) ? "structured" : "text";
   if (c.supported) return ["all", "supported", c.form, `supported-${shape}`];
-  const groups = ["all", "unsupported", c.form, `unsupported-${shape}`];
+  const groups = ["all", "unsupported", c.form, `${c.form}-${shape}`, `unsupported-${shape}`];
   if (NEAR_KINDS.includes(c.form)) groups.push("unsupported-near-all", `unsupported-near-all-${shape}`);
   return groups;
 }

@@ -156,6 +156,25 @@ export function qualityText(results) {
     ]),
   );
   out.push("");
+  const kinds = [
+    ["near (fixed list)", "unsupported-near"],
+    ["undeclared field", "unsupported-field"],
+    ["unit not offered", "unsupported-unit"],
+    ["qualifier of another field", "unsupported-qualifier"],
+  ];
+  const split = (m, s, form) =>
+    `${med(at(m, s, `${form}-text`), "rejection")} / ${med(at(m, s, `${form}-structured`), "rejection")}`;
+  out.push("Near-domain kinds rejected, free text / structured (median over seeds):");
+  out.push("");
+  out.push(
+    table([
+      ["Method", "Rejection", ...kinds.map(([label]) => label)],
+      ...methods.flatMap((m) =>
+        SETTINGS.map((s) => [short(m), s, ...kinds.map(([, form]) => split(m, s, form))]),
+      ),
+    ]),
+  );
+  out.push("");
   const get = (method, setting, metric) => at(method, setting, "supported")[metric].median;
   const ratios = methods
     .filter((m) => m !== "SchemaRouter")
