@@ -23,17 +23,33 @@ export function selectFields(
     return index.defaults;
   }
   // The same selection is checked once per contract (bindings and plans repeat theirs on every call).
-  // JSON text keys: unlike a joined string, no two different lists of IDs share one.
+  // The last one is compared ID by ID first (no key to build); others by JSON text keys: unlike a
+  // joined string, no two different lists of IDs share one.
+  const last = index.last;
+  if (last !== undefined && sameIds(last.ids, ids)) return last.selected;
   const key =
     Array.isArray(ids) && ids.every((id) => typeof id === "string") ? JSON.stringify(ids) : undefined;
   const known = key === undefined ? undefined : index.selections.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    index.last = { ids: Object.freeze([...ids]), selected: known };
+    return known;
+  }
   const selected = Object.freeze(checkSelection(index, ids, route));
   if (key !== undefined) {
     if (index.selections.size >= MAX_REMEMBERED_SELECTIONS) index.selections.clear();
     index.selections.set(key, selected);
+    index.last = { ids: Object.freeze([...ids]), selected };
   }
   return selected;
+}
+
+/** Whether `ids` is an array of the same strings as `known`, in the same order. */
+function sameIds(known: readonly string[], ids: readonly string[]): boolean {
+  if (!Array.isArray(ids) || ids.length !== known.length) return false;
+  for (let position = 0; position < known.length; position++) {
+    if (ids[position] !== known[position]) return false;
+  }
+  return true;
 }
 
 /** Selections remembered per endpoint contract; past this many, the memory starts over. */
@@ -43,6 +59,8 @@ interface FieldIndex {
   readonly byId: ReadonlyMap<string, FieldSpec>;
   readonly order: ReadonlyMap<string, number>;
   readonly selections: Map<string, readonly FieldSpec[]>;
+  /** The selection checked or found last (its IDs copied), compared first. */
+  last?: { readonly ids: readonly string[]; readonly selected: readonly FieldSpec[] };
   defaults?: readonly FieldSpec[];
 }
 
