@@ -190,7 +190,11 @@ export function checkArguments(
   }
 }
 
-/** Runs steps 2–7 (without approval) and returns the prepared call. */
+/**
+ * Runs steps 2–7 (without approval) and returns the prepared call. `argumentsDetached`: the call's
+ * arguments are already a copy `detachArguments` made (the governed runner's, or a prepared call's),
+ * so they are not copied a second time.
+ */
 export function prepareCall(
   call: ToolCall,
   registry: Registry,
@@ -198,11 +202,12 @@ export function prepareCall(
   policy: ExecutionPolicy,
   validators: ValidatorSet,
   schemas: ContractSchemas,
+  argumentsDetached = false,
 ): PreparedCall {
   const { registered, endpoint, binding, route } = checkIdentity(call, registry, bindings);
   let args: Readonly<Record<string, unknown>>;
   try {
-    args = detachArguments(call.arguments);
+    args = argumentsDetached ? call.arguments : detachArguments(call.arguments);
   } catch (error) {
     throw new CallRefusedError(
       "INPUT_SCHEMA_VIOLATION",

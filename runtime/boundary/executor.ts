@@ -83,6 +83,15 @@ export class Executor {
   }
 
   /**
+   * `prepare` for a call whose arguments `detachArguments` made (the governed runner detaches every
+   * call and fallback before preflight; a prepared call's are): they are not copied again.
+   */
+  prepareDetached(call: ToolCall): PreparedCall {
+    const { registry, bindings } = this.state();
+    return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas, true);
+  }
+
+  /**
    * Steps 2–7 again for a call prepared earlier, against the current registry and bindings. When the
    * registered tool, the endpoint contract and the binding are the very objects the call was prepared
    * with, every check would give the same answer (they are pure functions of those frozen objects,
@@ -99,7 +108,7 @@ export class Executor {
     ) {
       return prepared;
     }
-    return this.prepare(prepared.call);
+    return this.prepareDetached(prepared.call);
   }
 
   /**
