@@ -17,7 +17,7 @@ import { runNode, TMP } from "./lib/child.mjs";
 import { BIN, REPO, RUNTIME } from "./lib/paths.mjs";
 import { percentile, ratio, summarize } from "./lib/stats.mjs";
 
-const DIR = join(TMP, "call");
+export const DIR = join(TMP, "call");
 const SERVER = fileURLToPath(new URL("./lib/json-server.mjs", import.meta.url));
 
 async function compileFixture() {

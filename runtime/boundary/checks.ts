@@ -217,14 +217,25 @@ export function prepareCall(
     );
   }
   // Frozen: invokers and hooks get this same object; none of them can change what was checked.
-  const detached: ToolCall = Object.freeze({
-    tool: call.tool,
-    endpoint: call.endpoint,
-    arguments: args,
-    ...(call.fields !== undefined ? { fields: Object.freeze([...call.fields]) } : {}),
-    endpointFingerprint: call.endpointFingerprint,
-    toolFingerprint: call.toolFingerprint,
-  });
+  // Two literals rather than a conditional spread (no temporary object on every call's path).
+  const detached: ToolCall = Object.freeze(
+    call.fields === undefined
+      ? {
+          tool: call.tool,
+          endpoint: call.endpoint,
+          arguments: args,
+          endpointFingerprint: call.endpointFingerprint,
+          toolFingerprint: call.toolFingerprint,
+        }
+      : {
+          tool: call.tool,
+          endpoint: call.endpoint,
+          arguments: args,
+          fields: Object.freeze([...call.fields]),
+          endpointFingerprint: call.endpointFingerprint,
+          toolFingerprint: call.toolFingerprint,
+        },
+  );
   checkArguments(detached.arguments, registered, endpoint, route, validators, schemas);
   const fields = selectFields(endpoint, detached.fields, route);
   const decision = policy.decide({
