@@ -19,7 +19,7 @@ import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
 import { InflightInvocations } from "./inflight.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
-import { project } from "./projection.js";
+import { project, selectedIds } from "./projection.js";
 import { ValidatorSet } from "./validation.js";
 
 /** What a trusted approval callback sees: a detached, frozen description of the call (no credentials). */
@@ -166,7 +166,7 @@ export class Executor {
       tool: prepared.call.tool,
       endpoint: prepared.call.endpoint,
       data: project(raw, prepared.fields, prepared.route, prepared.endpoint.fields.length > 0),
-      fields: prepared.fields.map((field) => field.id),
+      fields: selectedIds(prepared.fields),
       endpointFingerprint: prepared.call.endpointFingerprint,
       toolFingerprint: prepared.call.toolFingerprint,
       attempts,

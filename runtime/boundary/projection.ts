@@ -155,8 +155,8 @@ export function project(
   // Only an endpoint that declares no fields at all returns its (validated) raw output whole.
   if (fields.length === 0) return declaresFields ? {} : structuredClone(raw);
   let out: unknown;
-  for (const field of fields) {
-    const { source, target } = chunksOf(field);
+  for (const step of planOf(fields).steps) {
+    const { field, source, target } = step;
     if (source.length !== target.length) {
       throw new InvocationError(
         "UNIT_NORMALIZATION_FAILED",
@@ -167,14 +167,69 @@ export function project(
         },
       );
     }
-    out = place(raw, source, target, 0, out, field, route);
+    const from = step.fromKey;
+    if (from === undefined) {
+      out = place(raw, source, target, 0, out, field, route);
+      continue;
+    }
+    // A top-level member read and returned at a top-level key without normalization: what `place`
+    // does for such a field, without walking paths.
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw) || !Object.hasOwn(raw, from)) continue;
+    const root: Record<string, unknown> =
+      out !== null && typeof out === "object" && !Array.isArray(out) ? (out as Record<string, unknown>) : {};
+    define(root, step.toKey!, copyOf((raw as Record<string, unknown>)[from]));
+    out = root;
   }
   return out ?? {};
+}
+
+/** The selected field IDs of a selection, in its order (a fresh array). */
+export function selectedIds(fields: readonly FieldSpec[]): string[] {
+  return planOf(fields).ids.slice();
 }
 
 interface FieldChunks {
   readonly source: string[][];
   readonly target: string[][];
+}
+
+interface ProjectionStep extends FieldChunks {
+  readonly field: FieldSpec;
+  /** Set when the field is one top-level member returned at one top-level key, unnormalized. */
+  readonly fromKey?: string;
+  readonly toKey?: string;
+}
+
+interface ProjectionPlan {
+  readonly steps: readonly ProjectionStep[];
+  readonly ids: readonly string[];
+}
+
+/**
+ * What projecting a selection takes, made once per selection: selections are frozen arrays that
+ * selectFields remembers per contract, so a binding's or plan's repeated call finds its plan here.
+ */
+const projectionPlans = new WeakMap<readonly FieldSpec[], ProjectionPlan>();
+
+function planOf(fields: readonly FieldSpec[]): ProjectionPlan {
+  let plan = projectionPlans.get(fields);
+  if (plan !== undefined) return plan;
+  const steps = fields.map((field): ProjectionStep => {
+    const { source, target } = chunksOf(field);
+    const flat =
+      field.normalization === undefined &&
+      source.length === 1 &&
+      target.length === 1 &&
+      source[0]!.length === 1 &&
+      target[0]!.length === 1;
+    return flat
+      ? { field, source, target, fromKey: source[0]![0]!, toKey: target[0]![0]! }
+      : { field, source, target };
+  });
+  plan = { steps, ids: fields.map((field) => field.id) };
+  // Only frozen selections are remembered (a caller's own array could change under the plan).
+  if (Object.isFrozen(fields)) projectionPlans.set(fields, plan);
+  return plan;
 }
 
 /** A field's source and result paths split at `*`, once per (frozen) FieldSpec. */
