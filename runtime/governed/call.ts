@@ -48,7 +48,8 @@ export async function runLogicalCall(
 ): Promise<ToolResult> {
   const started = performance.now();
   const index = planned.index;
-  const routes: readonly PreflightedRoute[] = [planned.primary, ...planned.fallbacks];
+  const routes: readonly PreflightedRoute[] =
+    planned.fallbacks.length === 0 ? [planned.primary] : [planned.primary, ...planned.fallbacks];
   const failures: RouteFailure[] = [];
   let current = planned.primary;
   const charge: CallCharge = { counted: false };

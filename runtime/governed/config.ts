@@ -164,7 +164,11 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
 function isEmptyObject(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && Object.keys(value).length === 0;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  // No key array made: any enumerable key (own, or inherited from a changed Object.prototype) sends
+  // the config down the full path, which checks own keys and resolves the same.
+  for (const _ in value) return false;
+  return true;
 }
 
 /**
