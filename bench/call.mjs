@@ -4,8 +4,12 @@
  * projection) against a raw undici `request` + `body.json()` to the same local node:http server
  * returning the same JSON. Throughput at concurrency 1 and 32, latency percentiles at concurrency 1,
  * for a 2 KB record and a 1 MB list. Client and server are separate processes. For the 2 KB record,
- * an info baseline too: undici's `dispatch()` with a minimal handler, the layer the product's transport
- * is built on (so the gap to it is the cost of governance alone).
+ * the governance-overhead baseline too: undici's `dispatch()` with a minimal handler that collects the
+ * body chunks, `Buffer.concat`s them and `JSON.parse`s the text (the layer the product's transport is
+ * built on, and the least a client that returns parsed JSON can do), so the gap to it is the cost of
+ * governance alone. Every side uses undici's global dispatcher (one pool: unlimited connections per
+ * origin, no pipelining) against the one server; sides alternate which runs first each round, and each
+ * comparison reports the ratio of medians and the median of the per-round ratios.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

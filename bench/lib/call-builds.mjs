@@ -3,8 +3,10 @@
  * server and one connection pool: `--build=label=path/to/runtime/dist/index.js` (repeatable; the
  * current build is `current`), `--runs` interleaved rounds at concurrency 1 and 32 (the order of the
  * sides rotates each round). Prints, per build and concurrency, median calls/s and the median of the
- * per-round ratios to dispatch(), with the load average. Used to measure what one change saves: build
- * the commit before and after into separate directories and compare them here.
+ * per-round ratios to dispatch(), the client process's median CPU time per call (and dispatch()'s CPU
+ * time over it: the throughput ratio a CPU-bound client would see), with the load average. Used to
+ * measure what one change saves: build the commit before and after into separate directories and
+ * compare them here.
  *
  *   npm run build && node bench/lib/call-builds.mjs --build=before=/tmp/before/index.js --runs=7
  */
@@ -55,17 +57,27 @@ try {
   process.stdout.write(`load average at start: ${load()}\n`);
   for (const concurrency of [1, 32]) {
     const samples = Object.fromEntries(names.map((name) => [name, []]));
+    const cpu = Object.fromEntries(names.map((name) => [name, []]));
     for (let round = 0; round < runs; round++) {
       const order = names.map((_, at) => names[(at + round) % names.length]);
-      for (const name of order) samples[name].push(await throughput(sides[name], calls, concurrency));
+      for (const name of order) {
+        const before = process.cpuUsage();
+        samples[name].push(await throughput(sides[name], calls, concurrency));
+        const used = process.cpuUsage(before);
+        cpu[name].push((used.user + used.system) / calls);
+      }
     }
     const base = summarize(samples.dispatch);
-    process.stdout.write(`c=${concurrency}: dispatch ${Math.round(base.median)}/s\n`);
+    const baseCpu = summarize(cpu.dispatch);
+    process.stdout.write(
+      `c=${concurrency}: dispatch ${Math.round(base.median)}/s, client CPU ${baseCpu.median.toFixed(1)} µs/call\n`,
+    );
     for (const [label] of builds) {
       const own = summarize(samples[label]);
       const paired = summarize(samples[label].map((value, round) => value / samples.dispatch[round]));
+      const ownCpu = summarize(cpu[label]);
       process.stdout.write(
-        `  ${label}: ${Math.round(own.median)}/s, ratio of medians ${(own.median / base.median).toFixed(3)}, paired ratio median ${paired.median.toFixed(3)} (${paired.min.toFixed(3)}–${paired.max.toFixed(3)})\n`,
+        `  ${label}: ${Math.round(own.median)}/s, ratio of medians ${(own.median / base.median).toFixed(3)}, paired ratio median ${paired.median.toFixed(3)} (${paired.min.toFixed(3)}–${paired.max.toFixed(3)}); client CPU ${ownCpu.median.toFixed(1)} µs/call (+${(ownCpu.median - baseCpu.median).toFixed(1)}), CPU ratio ${(baseCpu.median / ownCpu.median).toFixed(3)}\n`,
       );
     }
   }
