@@ -4,8 +4,12 @@
  * projection) against a raw undici `request` + `body.json()` to the same local node:http server
  * returning the same JSON. Throughput at concurrency 1 and 32, latency percentiles at concurrency 1,
  * for a 2 KB record and a 1 MB list. Client and server are separate processes. For the 2 KB record,
- * an info baseline too: undici's `dispatch()` with a minimal handler, the layer the product's transport
- * is built on (so the gap to it is the cost of governance alone).
+ * the governance-overhead baseline too: undici's `dispatch()` with a minimal handler that collects the
+ * body chunks, `Buffer.concat`s them and `JSON.parse`s the text (the layer the product's transport is
+ * built on, and the least a client that returns parsed JSON can do), so the gap to it is the cost of
+ * governance alone. Every side uses undici's global dispatcher (one pool: unlimited connections per
+ * origin, no pipelining) against the one server; sides alternate which runs first each round, and each
+ * comparison reports the ratio of medians and the median of the per-round ratios.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +21,7 @@ import { runNode, TMP } from "./lib/child.mjs";
 import { BIN, REPO, RUNTIME } from "./lib/paths.mjs";
 import { percentile, ratio, summarize } from "./lib/stats.mjs";
 
-const DIR = join(TMP, "call");
+export const DIR = join(TMP, "call");
 const SERVER = fileURLToPath(new URL("./lib/json-server.mjs", import.meta.url));
 
 async function compileFixture() {
@@ -46,7 +50,7 @@ function startServer() {
 }
 
 /** Runs `total` calls of `fn` with `concurrency` workers; returns calls per second. */
-async function throughput(fn, total, concurrency) {
+export async function throughput(fn, total, concurrency) {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -77,7 +81,14 @@ async function alternate(rounds, pair, measure) {
   return samples;
 }
 
-export async function benchCalls({ runs }) {
+/**
+ * Compiles the fixture, starts the server, loads the router and builds each case's sides: `ours` (the
+ * governed typed-binding call), `raw` (undici `request()` + `body.json()`) and, for the 2 KB record,
+ * `dispatch` (undici `dispatch()` with a minimal handler). Every side uses undici's global dispatcher,
+ * so all of them share one connection pool (undici's defaults: unlimited connections per origin, no
+ * pipelining) to one server, and every side parses the whole JSON body.
+ */
+export async function benchSetup() {
   await compileFixture();
   const server = await startServer();
   try {
@@ -97,7 +108,7 @@ export async function benchCalls({ runs }) {
       const response = await request(`${baseUrl}${path}`, { headers: { accept: "application/json" } });
       return response.body.json();
     };
-    // Info baseline: undici's lowest-level API (what the product's HTTP transport is built on), with the
+    // Baseline: undici's lowest-level API (what the product's HTTP transport is built on), with the
     // least a caller can do — collect the chunks, parse JSON. The gap to it is the governance cost.
     const dispatcher = getGlobalDispatcher();
     const rawDispatch = (path) =>
@@ -137,6 +148,31 @@ export async function benchCalls({ runs }) {
         latencyCalls: 40,
       },
     };
+    return {
+      cases,
+      baseUrl,
+      close: async () => {
+        await router.close();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** Summary of paired interleaved samples: each side's spread, the ratio of medians, the median paired ratio. */
+function compare(samples) {
+  const ours = summarize(samples.ours);
+  const peer = summarize(samples.raw);
+  const paired = summarize(samples.ours.map((value, round) => value / samples.raw[round]));
+  return { ours, raw: peer, ratio: ratio(ours.median, peer.median), pairedRatio: paired };
+}
+
+export async function benchCalls({ runs }) {
+  const { cases, close } = await benchSetup();
+  try {
     const results = {};
     for (const [name, c] of Object.entries(cases)) {
       const check = await c.ours();
@@ -145,6 +181,7 @@ export async function benchCalls({ runs }) {
       for (let i = 0; i < Math.min(200, c.calls); i++) {
         await c.ours();
         await c.raw();
+        if (c.dispatch !== undefined) await c.dispatch();
       }
       const lat = await alternate(runs, c, (fn) => latencies(fn, c.latencyCalls));
       const p = (side, q) => summarize(lat[side].map((list) => percentile(list, q)));
@@ -156,27 +193,18 @@ export async function benchCalls({ runs }) {
       result.addedP50Us = result.p50.ours.median - result.p50.raw.median;
       for (const concurrency of [1, 32]) {
         const tp = await alternate(runs, c, (fn) => throughput(fn, c.calls, concurrency));
-        const ours = summarize(tp.ours);
-        const rawSummary = summarize(tp.raw);
-        result[`c${concurrency}`] = { ours, raw: rawSummary, ratio: ratio(ours.median, rawSummary.median) };
+        result[`c${concurrency}`] = compare(tp);
         if (c.dispatch !== undefined) {
           const vs = await alternate(runs, { ours: c.ours, raw: c.dispatch }, (fn) =>
             throughput(fn, c.calls, concurrency),
           );
-          const oursAgain = summarize(vs.ours);
-          const dispatchSummary = summarize(vs.raw);
-          result[`c${concurrency}`].dispatch = {
-            ours: oursAgain,
-            raw: dispatchSummary,
-            ratio: ratio(oursAgain.median, dispatchSummary.median),
-          };
+          result[`c${concurrency}`].dispatch = compare(vs);
         }
       }
       results[name] = result;
     }
-    await router.close();
     return results;
   } finally {
-    await server.close();
+    await close();
   }
 }

@@ -203,9 +203,9 @@ if (results.call) {
         `5. calls/s, ${size}, concurrency ${c.slice(1)}, vs raw undici dispatch()`,
         spread(d.ours),
         `${spread(d.raw)} (raw dispatch)`,
-        x(d.ratio),
-        "(info)",
-        "",
+        `${x(d.ratio)} (paired ${x(d.pairedRatio.median)})`,
+        "≥ 0.85× (governance overhead)",
+        verdict(d.ratio >= 0.85),
       ]);
     }
     rows.push([

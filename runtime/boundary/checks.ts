@@ -190,7 +190,11 @@ export function checkArguments(
   }
 }
 
-/** Runs steps 2–7 (without approval) and returns the prepared call. */
+/**
+ * Runs steps 2–7 (without approval) and returns the prepared call. `argumentsDetached`: the call's
+ * arguments are already a copy `detachArguments` made (the governed runner's, or a prepared call's),
+ * so they are not copied a second time.
+ */
 export function prepareCall(
   call: ToolCall,
   registry: Registry,
@@ -198,11 +202,12 @@ export function prepareCall(
   policy: ExecutionPolicy,
   validators: ValidatorSet,
   schemas: ContractSchemas,
+  argumentsDetached = false,
 ): PreparedCall {
   const { registered, endpoint, binding, route } = checkIdentity(call, registry, bindings);
   let args: Readonly<Record<string, unknown>>;
   try {
-    args = detachArguments(call.arguments);
+    args = argumentsDetached ? call.arguments : detachArguments(call.arguments);
   } catch (error) {
     throw new CallRefusedError(
       "INPUT_SCHEMA_VIOLATION",
@@ -212,14 +217,25 @@ export function prepareCall(
     );
   }
   // Frozen: invokers and hooks get this same object; none of them can change what was checked.
-  const detached: ToolCall = Object.freeze({
-    tool: call.tool,
-    endpoint: call.endpoint,
-    arguments: args,
-    ...(call.fields !== undefined ? { fields: Object.freeze([...call.fields]) } : {}),
-    endpointFingerprint: call.endpointFingerprint,
-    toolFingerprint: call.toolFingerprint,
-  });
+  // Two literals rather than a conditional spread (no temporary object on every call's path).
+  const detached: ToolCall = Object.freeze(
+    call.fields === undefined
+      ? {
+          tool: call.tool,
+          endpoint: call.endpoint,
+          arguments: args,
+          endpointFingerprint: call.endpointFingerprint,
+          toolFingerprint: call.toolFingerprint,
+        }
+      : {
+          tool: call.tool,
+          endpoint: call.endpoint,
+          arguments: args,
+          fields: Object.freeze([...call.fields]),
+          endpointFingerprint: call.endpointFingerprint,
+          toolFingerprint: call.toolFingerprint,
+        },
+  );
   checkArguments(detached.arguments, registered, endpoint, route, validators, schemas);
   const fields = selectFields(endpoint, detached.fields, route);
   const decision = policy.decide({

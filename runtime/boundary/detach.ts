@@ -5,28 +5,20 @@
  */
 import { deepFreeze } from "../model/freeze.js";
 
-/** Arguments objects detached here (deep copies, deep-frozen): they need no second copy. */
-const detachedArguments = new WeakSet<object>();
-
 /**
  * A deep, frozen copy of call arguments (structured clone: plain JSON data, no functions or
  * prototypes). Frozen, one copy serves every later step of the call (checks, retries, invokers)
- * without being copied again; a caller mutating its own object afterwards changes nothing.
+ * without being copied again (the governed runner hands it to preflight as detached, see
+ * Executor.prepareDetached); a caller mutating its own object afterwards changes nothing.
  * Throws what structuredClone throws for data that cannot be copied.
  */
 export function detachArguments(args: unknown): Readonly<Record<string, unknown>> {
-  if (args !== null && typeof args === "object" && detachedArguments.has(args)) {
-    return args as Readonly<Record<string, unknown>>;
-  }
-  let copy: Readonly<Record<string, unknown>>;
   try {
-    copy = deepFreeze(plainCopy(args ?? {}, 0)) as Readonly<Record<string, unknown>>;
+    return plainCopy(args ?? {}, 0) as Readonly<Record<string, unknown>>;
   } catch (error) {
     if (error !== NOT_PLAIN) throw error;
-    copy = deepFreeze(structuredClone(args ?? {})) as Readonly<Record<string, unknown>>;
+    return deepFreeze(structuredClone(args ?? {})) as Readonly<Record<string, unknown>>;
   }
-  if (copy !== null && typeof copy === "object") detachedArguments.add(copy);
-  return copy;
 }
 
 const NOT_PLAIN = Symbol("not plain JSON data");
@@ -34,8 +26,8 @@ const MAX_PLAIN_DEPTH = 32;
 
 /**
  * The structured clone of plain JSON data (objects with Object or null prototypes, arrays, strings,
- * numbers, booleans, null, undefined), made in JS, which for the small argument objects of tool
- * calls is several times cheaper than structuredClone. Anything else (Dates, Maps, class instances,
+ * numbers, booleans, null, undefined), made in JS and frozen as it is made, which for the small
+ * argument objects of tool calls is several times cheaper than structuredClone and a deepFreeze. Anything else (Dates, Maps, class instances,
  * functions, very deep or cyclic data) throws NOT_PLAIN, and the caller uses structuredClone itself.
  */
 function plainCopy(value: unknown, depth: number): unknown {
@@ -52,7 +44,7 @@ function plainCopy(value: unknown, depth: number): unknown {
       if (!(index in value)) throw NOT_PLAIN;
       out.push(plainCopy(value[index], depth + 1));
     }
-    return out;
+    return Object.freeze(out);
   }
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN;
@@ -64,5 +56,5 @@ function plainCopy(value: unknown, depth: number): unknown {
       Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
     } else out[key] = item;
   }
-  return out;
+  return Object.freeze(out);
 }

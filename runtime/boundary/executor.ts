@@ -19,7 +19,7 @@ import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
 import { InflightInvocations } from "./inflight.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
-import { project } from "./projection.js";
+import { project, selectedIds } from "./projection.js";
 import { ValidatorSet } from "./validation.js";
 
 /** What a trusted approval callback sees: a detached, frozen description of the call (no credentials). */
@@ -83,6 +83,15 @@ export class Executor {
   }
 
   /**
+   * `prepare` for a call whose arguments `detachArguments` made (the governed runner detaches every
+   * call and fallback before preflight; a prepared call's are): they are not copied again.
+   */
+  prepareDetached(call: ToolCall): PreparedCall {
+    const { registry, bindings } = this.state();
+    return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas, true);
+  }
+
+  /**
    * Steps 2–7 again for a call prepared earlier, against the current registry and bindings. When the
    * registered tool, the endpoint contract and the binding are the very objects the call was prepared
    * with, every check would give the same answer (they are pure functions of those frozen objects,
@@ -99,7 +108,7 @@ export class Executor {
     ) {
       return prepared;
     }
-    return this.prepare(prepared.call);
+    return this.prepareDetached(prepared.call);
   }
 
   /**
@@ -157,7 +166,7 @@ export class Executor {
       tool: prepared.call.tool,
       endpoint: prepared.call.endpoint,
       data: project(raw, prepared.fields, prepared.route, prepared.endpoint.fields.length > 0),
-      fields: prepared.fields.map((field) => field.id),
+      fields: selectedIds(prepared.fields),
       endpointFingerprint: prepared.call.endpointFingerprint,
       toolFingerprint: prepared.call.toolFingerprint,
       attempts,

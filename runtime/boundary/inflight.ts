@@ -19,6 +19,8 @@ export class InflightInvocations {
       return;
     }
     this.counts.delete(invoker);
+    // Someone waits only while a reload retires an invoker.
+    if (this.waiters.size === 0) return;
     const waiting = this.waiters.get(invoker);
     this.waiters.delete(invoker);
     for (const resolve of waiting ?? []) resolve();

@@ -23,17 +23,33 @@ export function selectFields(
     return index.defaults;
   }
   // The same selection is checked once per contract (bindings and plans repeat theirs on every call).
-  // JSON text keys: unlike a joined string, no two different lists of IDs share one.
+  // The last one is compared ID by ID first (no key to build); others by JSON text keys: unlike a
+  // joined string, no two different lists of IDs share one.
+  const last = index.last;
+  if (last !== undefined && sameIds(last.ids, ids)) return last.selected;
   const key =
     Array.isArray(ids) && ids.every((id) => typeof id === "string") ? JSON.stringify(ids) : undefined;
   const known = key === undefined ? undefined : index.selections.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    index.last = { ids: Object.freeze([...ids]), selected: known };
+    return known;
+  }
   const selected = Object.freeze(checkSelection(index, ids, route));
   if (key !== undefined) {
     if (index.selections.size >= MAX_REMEMBERED_SELECTIONS) index.selections.clear();
     index.selections.set(key, selected);
+    index.last = { ids: Object.freeze([...ids]), selected };
   }
   return selected;
+}
+
+/** Whether `ids` is an array of the same strings as `known`, in the same order. */
+function sameIds(known: readonly string[], ids: readonly string[]): boolean {
+  if (!Array.isArray(ids) || ids.length !== known.length) return false;
+  for (let position = 0; position < known.length; position++) {
+    if (ids[position] !== known[position]) return false;
+  }
+  return true;
 }
 
 /** Selections remembered per endpoint contract; past this many, the memory starts over. */
@@ -43,6 +59,8 @@ interface FieldIndex {
   readonly byId: ReadonlyMap<string, FieldSpec>;
   readonly order: ReadonlyMap<string, number>;
   readonly selections: Map<string, readonly FieldSpec[]>;
+  /** The selection checked or found last (its IDs copied), compared first. */
+  last?: { readonly ids: readonly string[]; readonly selected: readonly FieldSpec[] };
   defaults?: readonly FieldSpec[];
 }
 
@@ -137,8 +155,8 @@ export function project(
   // Only an endpoint that declares no fields at all returns its (validated) raw output whole.
   if (fields.length === 0) return declaresFields ? {} : structuredClone(raw);
   let out: unknown;
-  for (const field of fields) {
-    const { source, target } = chunksOf(field);
+  for (const step of planOf(fields).steps) {
+    const { field, source, target } = step;
     if (source.length !== target.length) {
       throw new InvocationError(
         "UNIT_NORMALIZATION_FAILED",
@@ -149,14 +167,69 @@ export function project(
         },
       );
     }
-    out = place(raw, source, target, 0, out, field, route);
+    const from = step.fromKey;
+    if (from === undefined) {
+      out = place(raw, source, target, 0, out, field, route);
+      continue;
+    }
+    // A top-level member read and returned at a top-level key without normalization: what `place`
+    // does for such a field, without walking paths.
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw) || !Object.hasOwn(raw, from)) continue;
+    const root: Record<string, unknown> =
+      out !== null && typeof out === "object" && !Array.isArray(out) ? (out as Record<string, unknown>) : {};
+    define(root, step.toKey!, copyOf((raw as Record<string, unknown>)[from]));
+    out = root;
   }
   return out ?? {};
+}
+
+/** The selected field IDs of a selection, in its order (a fresh array). */
+export function selectedIds(fields: readonly FieldSpec[]): string[] {
+  return planOf(fields).ids.slice();
 }
 
 interface FieldChunks {
   readonly source: string[][];
   readonly target: string[][];
+}
+
+interface ProjectionStep extends FieldChunks {
+  readonly field: FieldSpec;
+  /** Set when the field is one top-level member returned at one top-level key, unnormalized. */
+  readonly fromKey?: string;
+  readonly toKey?: string;
+}
+
+interface ProjectionPlan {
+  readonly steps: readonly ProjectionStep[];
+  readonly ids: readonly string[];
+}
+
+/**
+ * What projecting a selection takes, made once per selection: selections are frozen arrays that
+ * selectFields remembers per contract, so a binding's or plan's repeated call finds its plan here.
+ */
+const projectionPlans = new WeakMap<readonly FieldSpec[], ProjectionPlan>();
+
+function planOf(fields: readonly FieldSpec[]): ProjectionPlan {
+  let plan = projectionPlans.get(fields);
+  if (plan !== undefined) return plan;
+  const steps = fields.map((field): ProjectionStep => {
+    const { source, target } = chunksOf(field);
+    const flat =
+      field.normalization === undefined &&
+      source.length === 1 &&
+      target.length === 1 &&
+      source[0]!.length === 1 &&
+      target[0]!.length === 1;
+    return flat
+      ? { field, source, target, fromKey: source[0]![0]!, toKey: target[0]![0]! }
+      : { field, source, target };
+  });
+  plan = { steps, ids: fields.map((field) => field.id) };
+  // Only frozen selections are remembered (a caller's own array could change under the plan).
+  if (Object.isFrozen(fields)) projectionPlans.set(fields, plan);
+  return plan;
 }
 
 /** A field's source and result paths split at `*`, once per (frozen) FieldSpec. */

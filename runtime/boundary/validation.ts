@@ -60,7 +60,9 @@ export class ValidatorSet {
     }
     if (!validator(value)) return (validator.errors ?? []).map(toViolation);
     // ajv's number and integer checks accept Infinity and NaN, which JSON cannot carry: a response
-    // number that overflowed to Infinity (`1e999`) must not pass, nor be projected.
+    // number that overflowed to Infinity (`1e999`) must not pass, nor be projected. The walk that
+    // names where is made only for a value that fails the quick one.
+    if (finiteAndShallow(value, 0)) return [];
     const found = nonFiniteOrTooDeep(value);
     if (found === undefined) return [];
     return [
@@ -84,6 +86,34 @@ export class ValidatorSet {
  * it recursively would overflow the call stack (a crash instead of a refusal).
  */
 export const MAX_VALUE_DEPTH = 512;
+
+/**
+ * Whether every number in `value` is finite and no container is nested deeper than MAX_VALUE_DEPTH:
+ * the check of nonFiniteOrTooDeep without building a pointer per member. Recursion is bounded by
+ * MAX_VALUE_DEPTH (a deeper value returns false before going further).
+ */
+function finiteAndShallow(value: unknown, depth: number): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (value === null || typeof value !== "object") return true;
+  if (depth >= MAX_VALUE_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === "object" || typeof item === "number") {
+        if (!finiteAndShallow(item, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" || typeof item === "number") {
+      if (!finiteAndShallow(item, depth + 1)) return false;
+    }
+  }
+  return true;
+}
 
 /**
  * The first non-finite number in `value`, or the first container nested deeper than MAX_VALUE_DEPTH,

@@ -65,6 +65,9 @@ export class AvailabilityMemory implements AvailabilityStore {
 
   /** Throws INVOCATION_UNAVAILABLE (without sending anything) while the path cools down. */
   assertAvailable(tool: string, route: string): void {
+    // A path without a cooldown (every call's common case) needs no status object.
+    const entry = this.#paths.get(tool);
+    if (entry === undefined) return;
     const status = this.status(tool);
     if (status.available) return;
     throw cooldownRefusal(status, route);

@@ -48,7 +48,8 @@ export async function runLogicalCall(
 ): Promise<ToolResult> {
   const started = performance.now();
   const index = planned.index;
-  const routes: readonly PreflightedRoute[] = [planned.primary, ...planned.fallbacks];
+  const routes: readonly PreflightedRoute[] =
+    planned.fallbacks.length === 0 ? [planned.primary] : [planned.primary, ...planned.fallbacks];
   const failures: RouteFailure[] = [];
   let current = planned.primary;
   const charge: CallCharge = { counted: false };
@@ -152,9 +153,10 @@ async function runRoute(
       waited = true;
     }
     const bound = <T>(promise: Promise<T>) => run.bound(promise, route);
-    for (const [position, hook] of env.hooks.before.entries()) {
+    const before = env.hooks.before;
+    for (let position = 0; position < before.length; position++) {
       await runHook(
-        hook,
+        before[position]!,
         hookSnapshot(prepared, run, index, fallback),
         "before",
         position,
@@ -256,7 +258,8 @@ async function runRoute(
         const writes = pendingOf(env.availability.markAvailable(writePathKey(prepared.call.tool)));
         if (writes !== undefined) await writes.catch(() => undefined);
       }
-      await runAfterHooks(env, run, prepared, index, fallback, result, bound);
+      // Awaited only when there are after-hooks: no promise hop on the common path.
+      if (env.hooks.after.length > 0) await runAfterHooks(env, run, prepared, index, fallback, result, bound);
       return result;
     }
   } catch (error) {
@@ -296,7 +299,6 @@ async function runAfterHooks(
   result: ToolResult,
   bound: <T>(promise: Promise<T>) => Promise<T>,
 ): Promise<void> {
-  if (env.hooks.after.length === 0) return;
   const frozen = snapshot({ ...hookSnapshot(prepared, run, index, fallback), result });
   for (const [position, hook] of env.hooks.after.entries()) {
     // An after-hook failure is a refusal of the result, never a tool failure to retry.

@@ -164,22 +164,37 @@ export function resolveRunConfig(config: RunConfig = {}): ResolvedRunConfig {
 function isEmptyObject(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && Object.keys(value).length === 0;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  // No key array made: any enumerable key (own, or inherited from a changed Object.prototype) sends
+  // the config down the full path, which checks own keys and resolves the same.
+  for (const _ in value) return false;
+  return true;
 }
 
-/** What an empty RunConfig resolves to (the full path gives the same, key for key). */
+/**
+ * What an empty RunConfig resolves to (the full path gives the same, key for key). Its run id is made
+ * when first read: a run nobody observes (no trace store, stream, hook or approval) never reads it.
+ */
 function defaultRunConfig(): ResolvedRunConfig {
-  return Object.freeze({
-    runId: randomUUID(),
-    tags: NO_TAGS,
-    metadata: NO_METADATA,
-    mode: "sequential",
-    concurrency: DEFAULT_CONCURRENCY,
-    retry: RetryPolicy.NONE,
-    budget: undefined,
-    sharedBudget: undefined,
-    signal: undefined,
-    includePayloads: false,
-    traceStore: undefined,
-  });
+  return Object.freeze(new DefaultRunConfig());
+}
+
+/** The default config: frozen (its private run id slot is filled on first read). */
+class DefaultRunConfig implements ResolvedRunConfig {
+  #runId: string | undefined;
+  readonly tags = NO_TAGS;
+  readonly metadata = NO_METADATA;
+  readonly mode = "sequential";
+  readonly concurrency = DEFAULT_CONCURRENCY;
+  readonly retry = RetryPolicy.NONE;
+  readonly budget = undefined;
+  readonly sharedBudget = undefined;
+  readonly signal = undefined;
+  readonly includePayloads = false;
+  readonly traceStore = undefined;
+
+  get runId(): string {
+    this.#runId ??= randomUUID();
+    return this.#runId;
+  }
 }

@@ -19,15 +19,21 @@ export type RunEventListener = (event: RunEvent) => void;
 export class RunEmitter {
   #sequence = 0;
   #lastTime = 0;
-  #tail: Promise<void> = Promise.resolve();
+  /** The last event's delivery (the shared settled promise until something is emitted). */
+  #tail: Promise<void> = DELIVERED;
   #failure: { readonly error: unknown } | undefined;
   #terminal = false;
 
   constructor(
-    readonly runId: string,
+    /** The run's config: its run id is read when an event is built (a default one is made on first read). */
+    private readonly run: { readonly runId: string },
     private readonly store: TraceStore | undefined,
     private readonly listener: RunEventListener | undefined,
   ) {}
+
+  get runId(): string {
+    return this.run.runId;
+  }
 
   /**
    * True when something receives the events (a trace store or a stream). When false, `emit` does

@@ -47,7 +47,10 @@ export interface PreflightedCall {
 
 export const MAX_FALLBACKS = 8;
 
-/** Preflights a call and its whole fallback chain; throws before anything runs. */
+/**
+ * Preflights a call and its whole fallback chain; throws before anything runs. The call and its
+ * fallbacks are the runner's detached copies (their arguments are not copied again).
+ */
 export function preflightCall(executor: Executor, call: GovernedCall, index: number): PreflightedCall {
   const prepared = prepareChecked(executor, call);
   const primary: PreflightedRoute = { call, prepared, sameProvider: true };

@@ -119,10 +119,13 @@ export function asSchemaRefusal(error: unknown, which: "input" | "output", route
   );
 }
 
-/** Executor.prepare, with an unsupported input-schema pattern refused as INPUT_SCHEMA_VIOLATION. */
+/**
+ * Executor.prepareDetached (the runner detached the call's arguments), with an unsupported input-schema
+ * pattern refused as INPUT_SCHEMA_VIOLATION.
+ */
 export function prepareChecked(executor: Executor, call: ToolCall): PreparedCall {
   try {
-    return executor.prepare(call);
+    return executor.prepareDetached(call);
   } catch (error) {
     throw asSchemaRefusal(error, "input", `${String(call.tool)}.${String(call.endpoint)}`);
   }

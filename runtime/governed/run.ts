@@ -27,7 +27,7 @@ export class RunState implements StopSource {
     listener: RunEventListener | undefined,
   ) {
     this.ledger = new BudgetLedger(config.budget, clock);
-    this.emitter = new RunEmitter(config.runId, config.traceStore, listener);
+    this.emitter = new RunEmitter(config, config.traceStore, listener);
     if (config.signal !== undefined) {
       this.#onCallerAbort = () => this.#stopped();
       config.signal.addEventListener("abort", this.#onCallerAbort, { once: true });

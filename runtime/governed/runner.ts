@@ -192,15 +192,22 @@ function detachCall(call: GovernedCall, index: number): GovernedCall {
         { cause: error },
       );
     }
+    // Two literals rather than a conditional spread (no temporary object on every call's path).
+    const fields = value.fields;
+    if (fields === undefined) {
+      return {
+        tool: value.tool,
+        endpoint: value.endpoint,
+        arguments: args,
+        endpointFingerprint: value.endpointFingerprint,
+        toolFingerprint: value.toolFingerprint,
+      };
+    }
     return {
       tool: value.tool,
       endpoint: value.endpoint,
       arguments: args,
-      ...(Array.isArray(value.fields)
-        ? { fields: [...value.fields] }
-        : value.fields !== undefined
-          ? { fields: value.fields }
-          : {}),
+      fields: Array.isArray(fields) ? [...fields] : fields,
       endpointFingerprint: value.endpointFingerprint,
       toolFingerprint: value.toolFingerprint,
     };

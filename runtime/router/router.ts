@@ -3,7 +3,7 @@
  * invokers from local configuration, and runs every call through the executor boundary.
  */
 
-import { type ApprovalCallback, Executor } from "../boundary/executor.js";
+import { type ApprovalCallback, Executor, type ExecutorState } from "../boundary/executor.js";
 import type { Binding, Invoker } from "../boundary/invoker.js";
 import { ExecutionPolicy } from "../boundary/policy.js";
 import { LoadError, SchemaRouterError } from "../errors/errors.js";
@@ -189,7 +189,18 @@ export class SchemaRouter {
     this.currentRegistry = registry;
     this.currentCatalog = catalog;
     this.currentSnapshot = catalog !== undefined ? snapshotOf(catalog) : undefined;
-    this.executor = new Executor(() => ({ registry: this.currentRegistry, bindings: this.bindingMap }), {
+    // One state object whose getters read the current registry and bindings: nothing is allocated
+    // per call, and a reload's swap is seen at once.
+    const router = this;
+    const state: ExecutorState = {
+      get registry() {
+        return router.currentRegistry;
+      },
+      get bindings() {
+        return router.bindingMap;
+      },
+    };
+    this.executor = new Executor(() => state, {
       policy,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),

@@ -57,127 +57,9 @@ export function exchange(
   onStop: ((listener: () => void) => () => void) | undefined,
 ): Promise<ExchangeResponse> {
   return new Promise<ExchangeResponse>((resolve, reject) => {
-    const { route } = limits;
-    let controller: Controller | undefined;
-    let settled = false;
-    let timedOut = false;
-    let status = 0;
-    let headers: Headers = {};
-    let success = false;
-    let limit = limits.maxBytes;
-    let received = 0;
-    const chunks: Buffer[] = [];
-
-    let unsubscribe: (() => void) | undefined;
-    const finish = (): void => {
-      settled = true;
-      clearTimeout(timer);
-      unsubscribe?.();
-    };
-    const fail = (error: Error): void => {
-      if (settled) return;
-      finish();
-      reject(error);
-      controller?.abort(error);
-    };
-    /** Resolves with what arrived; `sampled`: an error body cut at its prefix, whose rest is not read. */
-    const done = (sampled: boolean): void => {
-      if (settled) return;
-      finish();
-      const bytes = Buffer.concat(chunks, received);
-      resolve({
-        status,
-        headers,
-        body: (success ? bytes : bytes.subarray(0, limits.errorBytes)).toString("utf8"),
-        success,
-      });
-      if (sampled) controller?.abort(new Error("error body sampled"));
-    };
-    const interrupted = (cause: unknown): Error => {
-      if (status !== 0) {
-        return new InvocationUnavailableError(
-          `${route}: reading the response ${timedOut ? "timed out" : "was interrupted"}.`,
-          { route },
-          { cause },
-        );
-      }
-      return new InvocationUnavailableError(
-        `${route}: request to ${request.origin} ${timedOut ? `timed out after ${limits.timeoutMs} ms` : `failed (${describeCause(cause)})`}.`,
-        { route, origin: request.origin, reason: timedOut ? "timeout" : "connection" },
-        { cause },
-      );
-    };
-    /** The exchange broke: a sampled error body keeps what arrived (the status decides), anything else fails. */
-    const broken = (cause: unknown): void => {
-      if (status !== 0 && !success) done(true);
-      else fail(interrupted(cause));
-    };
-    const abortWith = (reason: unknown): void => {
-      const error = new Error("aborted", { cause: reason });
-      error.name = timedOut ? "TimeoutError" : "AbortError";
-      broken(error);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abortWith(undefined);
-    }, limits.timeoutMs);
-    timer.unref();
-    unsubscribe = onStop?.(() => abortWith(undefined));
-    if (settled) return;
-
-    const start = (statusCode: number, responseHeaders: Headers): void => {
-      // 1xx informational responses precede the real one.
-      if (statusCode < 200 || settled) return;
-      status = statusCode;
-      headers = responseHeaders;
-      success =
-        limits.successStatus.includes(statusCode) || (limits.successStatus.length === 0 && statusCode < 300);
-      if (!success) {
-        limit = limits.errorBytes;
-        return;
-      }
-      const declared = limits.head ? undefined : responseHeaders["content-length"];
-      const refused = declaredLengthError(
-        typeof declared === "string" ? declared : undefined,
-        limits.maxBytes,
-        route,
-      );
-      if (refused !== undefined) fail(refused);
-    };
-    const data = (chunk: Buffer): void => {
-      if (settled) return;
-      received += chunk.byteLength;
-      chunks.push(chunk);
-      if (received <= limit) return;
-      // An error body is only sampled: stop reading once the prefix is there.
-      if (!success) done(true);
-      else fail(tooLarge(route, limits.maxBytes, received));
-    };
-    const connected = (started: Controller): void => {
-      controller = started;
-      if (settled) started.abort(new Error("settled"));
-    };
-    // undici 7 calls the onRequestStart/onResponse* methods; a dispatcher of an earlier undici major
-    // (a custom `dispatcher` option) calls the older onConnect/onHeaders/onData/onComplete/onError.
-    const handler = {
-      onRequestStart: (started: Controller) => connected(started),
-      onResponseStart: (_controller: Controller, statusCode: number, responseHeaders: Headers) =>
-        start(statusCode, responseHeaders),
-      onResponseData: (_controller: Controller, chunk: Buffer) => data(chunk),
-      onResponseEnd: () => done(false),
-      onResponseError: (_controller: Controller, error: Error) => broken(error),
-      onConnect: (abort: (reason: Error) => void) => connected({ abort }),
-      onHeaders: (statusCode: number, rawHeaders: readonly (Buffer | string)[]) => {
-        start(statusCode, headersOf(rawHeaders));
-        return true;
-      },
-      onData: (chunk: Buffer) => {
-        data(chunk);
-        return true;
-      },
-      onComplete: () => done(false),
-      onError: (error: Error) => broken(error),
-    } as unknown as Dispatcher.DispatchHandler;
+    const handler = new ExchangeHandler(request.origin, limits, resolve, reject);
+    handler.begin(onStop);
+    if (handler.settled) return;
     try {
       dispatcher.dispatch(
         {
@@ -187,12 +69,188 @@ export function exchange(
           headers: request.headers,
           body: request.body ?? null,
         },
-        handler,
+        handler as unknown as Dispatcher.DispatchHandler,
       );
     } catch (error) {
-      fail(interrupted(error));
+      handler.fail(handler.interrupted(error));
     }
   });
+}
+
+/**
+ * The dispatch handler of one exchange: its state and undici's callbacks as methods (one object per
+ * request, no closure per callback). undici 7 calls the onRequestStart/onResponse* methods; a
+ * dispatcher of an earlier undici major (a custom `dispatcher` option) calls the older
+ * onConnect/onHeaders/onData/onComplete/onError.
+ */
+class ExchangeHandler {
+  settled = false;
+  #controller: Controller | undefined;
+  #timedOut = false;
+  #status = 0;
+  #headers: Headers = {};
+  #success = false;
+  #limit: number;
+  #received = 0;
+  readonly #chunks: Buffer[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly origin: string,
+    private readonly limits: ExchangeLimits,
+    private readonly resolve: (response: ExchangeResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.#limit = limits.maxBytes;
+  }
+
+  /** Starts the exchange's one timer and subscribes to the caller's stop. */
+  begin(onStop: ((listener: () => void) => () => void) | undefined): void {
+    const timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.#abortWith(undefined);
+    }, this.limits.timeoutMs);
+    timer.unref();
+    this.#timer = timer;
+    this.#unsubscribe = onStop?.(() => this.#abortWith(undefined));
+  }
+
+  #finish(): void {
+    this.settled = true;
+    clearTimeout(this.#timer);
+    this.#unsubscribe?.();
+  }
+
+  fail(error: Error): void {
+    if (this.settled) return;
+    this.#finish();
+    this.reject(error);
+    this.#controller?.abort(error);
+  }
+
+  /** Resolves with what arrived; `sampled`: an error body cut at its prefix, whose rest is not read. */
+  #done(sampled: boolean): void {
+    if (this.settled) return;
+    this.#finish();
+    const bytes = Buffer.concat(this.#chunks, this.#received);
+    const success = this.#success;
+    this.resolve({
+      status: this.#status,
+      headers: this.#headers,
+      body: (success ? bytes : bytes.subarray(0, this.limits.errorBytes)).toString("utf8"),
+      success,
+    });
+    if (sampled) this.#controller?.abort(new Error("error body sampled"));
+  }
+
+  interrupted(cause: unknown): Error {
+    const { route, timeoutMs } = this.limits;
+    const timedOut = this.#timedOut;
+    if (this.#status !== 0) {
+      return new InvocationUnavailableError(
+        `${route}: reading the response ${timedOut ? "timed out" : "was interrupted"}.`,
+        { route },
+        { cause },
+      );
+    }
+    return new InvocationUnavailableError(
+      `${route}: request to ${this.origin} ${timedOut ? `timed out after ${timeoutMs} ms` : `failed (${describeCause(cause)})`}.`,
+      { route, origin: this.origin, reason: timedOut ? "timeout" : "connection" },
+      { cause },
+    );
+  }
+
+  /** The exchange broke: a sampled error body keeps what arrived (the status decides), anything else fails. */
+  #broken(cause: unknown): void {
+    if (this.#status !== 0 && !this.#success) this.#done(true);
+    else this.fail(this.interrupted(cause));
+  }
+
+  #abortWith(reason: unknown): void {
+    const error = new Error("aborted", { cause: reason });
+    error.name = this.#timedOut ? "TimeoutError" : "AbortError";
+    this.#broken(error);
+  }
+
+  #start(statusCode: number, responseHeaders: Headers): void {
+    // 1xx informational responses precede the real one.
+    if (statusCode < 200 || this.settled) return;
+    const limits = this.limits;
+    this.#status = statusCode;
+    this.#headers = responseHeaders;
+    const success =
+      limits.successStatus.includes(statusCode) || (limits.successStatus.length === 0 && statusCode < 300);
+    this.#success = success;
+    if (!success) {
+      this.#limit = limits.errorBytes;
+      return;
+    }
+    const declared = limits.head ? undefined : responseHeaders["content-length"];
+    const refused = declaredLengthError(
+      typeof declared === "string" ? declared : undefined,
+      limits.maxBytes,
+      limits.route,
+    );
+    if (refused !== undefined) this.fail(refused);
+  }
+
+  #data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.#received += chunk.byteLength;
+    this.#chunks.push(chunk);
+    if (this.#received <= this.#limit) return;
+    // An error body is only sampled: stop reading once the prefix is there.
+    if (!this.#success) this.#done(true);
+    else this.fail(tooLarge(this.limits.route, this.limits.maxBytes, this.#received));
+  }
+
+  #connected(started: Controller): void {
+    this.#controller = started;
+    if (this.settled) started.abort(new Error("settled"));
+  }
+
+  onRequestStart(started: Controller): void {
+    this.#connected(started);
+  }
+
+  onResponseStart(_controller: Controller, statusCode: number, responseHeaders: Headers): void {
+    this.#start(statusCode, responseHeaders);
+  }
+
+  onResponseData(_controller: Controller, chunk: Buffer): void {
+    this.#data(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#done(false);
+  }
+
+  onResponseError(_controller: Controller, error: Error): void {
+    this.#broken(error);
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.#connected({ abort });
+  }
+
+  onHeaders(statusCode: number, rawHeaders: readonly (Buffer | string)[]): boolean {
+    this.#start(statusCode, headersOf(rawHeaders));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#data(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.#done(false);
+  }
+
+  onError(error: Error): void {
+    this.#broken(error);
+  }
 }
 
 /** The two response headers the transport reads, from an older undici's raw name/value list. */

@@ -65,6 +65,7 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
     if (!isValidHeaderValue(value))
       throw bindingInvalid("headers", `HTTP binding: header "${name}" has a value with control characters.`);
   }
+  const trustedEntries: readonly (readonly [string, string])[] = Object.entries(trusted);
   const trustedQuery = trustedQueryOf(options.query ?? {});
   // Credential values an upstream's error body might echo back (never repeated in errors).
   const secrets = secretsOf(Object.values(trusted), trustedQuery.values());
@@ -163,7 +164,12 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
           headers["content-type"] = "application/json";
         }
       }
-      Object.assign(headers, trusted);
+      // Trusted headers last (they win); an index loop over entries made once, not Object.assign from
+      // the null-prototype record.
+      for (let at = 0; at < trustedEntries.length; at++) {
+        const entry = trustedEntries[at]!;
+        headers[entry[0]] = entry[1];
+      }
       undici ??= await import("undici");
       const response = await exchange(
         dispatcher ?? undici.getGlobalDispatcher(),
