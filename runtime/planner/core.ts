@@ -41,9 +41,10 @@ export interface PlanOptions {
   /** A validated ModelQueryAnalyzer proposal. */
   readonly proposal?: QueryProposal;
   /**
-   * Refuse a request with a need no ranked candidate covers (default true): the plan has no calls,
-   * `reason: "unsupported"` and `uncovered` naming what is missing
-   * (docs/runtime/retrieval-and-planning.md, "Unsupported requests").
+   * Refuse a request none of whose needs a ranked candidate covers (default true): the plan has no
+   * calls, `reason: "unsupported"` and `uncovered` naming what is missing. With some needs covered it
+   * plans those and lists the others in `uncovered` (docs/runtime/retrieval-and-planning.md,
+   * "Unsupported requests").
    */
   readonly rejectUnsupported?: boolean;
   /** Share (0..1] of a need's concepts a candidate must cover (default 1). */
@@ -116,7 +117,9 @@ export function createContext(
   });
   const unsupported = unsupportedReport(retriever, merged, options, depth);
   const context: PlanContext = unsupported === undefined ? base : { ...base, unsupported };
-  if (unsupported !== undefined) return { context, drafts: [] };
+  // Refused when no need is covered; with some covered, the plan covers those and lists the rest.
+  if (unsupported !== undefined && !unsupported.needs.some((need) => need.covers.some(Boolean)))
+    return { context, drafts: [] };
   const preferred = options.proposal?.route;
   const order = [
     ...ranked.filter((candidate) => candidate.route === preferred),
@@ -308,7 +311,7 @@ export function assemble(
   const reason =
     calls.length > 0
       ? undefined
-      : context.unsupported !== undefined
+      : context.unsupported !== undefined && !context.unsupported.nothingRanked && drafts.length === 0
         ? "unsupported"
         : drafts.length === 0
           ? "no-candidate"

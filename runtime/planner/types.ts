@@ -160,9 +160,13 @@ export interface ExecutionPlan {
   readonly coolingDown: readonly CoolingDownRoute[];
   /**
    * Why nothing was planned (only when `calls` is empty). `unsupported`: some need of the request is
-   * covered by no ranked candidate; `uncovered` names it.
+   * covered by no ranked candidate; `uncovered` names it (also listed with `no-candidate`, when nothing
+   * matched the request at all).
    */
   readonly reason?: "no-candidate" | "no-eligible-candidate" | "unsupported";
-  /** With `reason: "unsupported"`: each requested concept no candidate covers, and why. */
+  /**
+   * Each requested concept no ranked candidate covers: with `reason: "unsupported"` (or
+   * `"no-candidate"`), or next to calls that cover the request's other needs.
+   */
   readonly uncovered?: readonly UncoveredConcept[];
 }

@@ -108,22 +108,28 @@ type Requirement =
   | { readonly kind: "unit"; readonly unit: string; readonly code: string };
 
 /**
- * The requirements of a request. Requested units constrain a requested semantic ID only when the
- * request has one semantic ID (with several, which unit belongs to which is not said).
+ * The requirements of a request. A request that names semantic IDs or fields has said what it needs:
+ * those are its requirements and its free text only ranks. Otherwise each free-text need is one, and
+ * so is each requested unit. Requested units constrain a requested semantic ID only when the request
+ * has one semantic ID (with several, which unit belongs to which is not said).
  */
 function requirementsOf(
   request: RetrievalRequest,
   unitsBelong = (request.semanticIds ?? []).length === 1,
 ): Requirement[] {
-  const out: Requirement[] = needsOf(request.query).map((need) => ({ kind: "text", need }));
-  const units = new Set(unitsBelong ? (request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit) : []);
-  for (const id of new Set(request.semanticIds ?? [])) out.push({ kind: "semanticId", id, units });
-  for (const name of new Set(request.fields ?? [])) out.push({ kind: "field", name });
-  if ((request.semanticIds ?? []).length === 0) {
+  const ids = [...new Set(request.semanticIds ?? [])];
+  const names = [...new Set(request.fields ?? [])];
+  if (ids.length === 0 && names.length === 0) {
+    const out: Requirement[] = needsOf(request.query).map((need) => ({ kind: "text", need }));
     for (const unit of new Set(request.units ?? []))
       out.push({ kind: "unit", unit, code: canonicalUnit(unit) ?? unit });
+    return out;
   }
-  return out;
+  const units = new Set(unitsBelong ? (request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit) : []);
+  return [
+    ...ids.map((id): Requirement => ({ kind: "semanticId", id, units })),
+    ...names.map((name): Requirement => ({ kind: "field", name })),
+  ];
 }
 
 const unitOf = (field: FieldSpec): string | undefined =>
@@ -159,8 +165,8 @@ function textGaps(
   if (counted > 0 && covering.size / counted < minCoverage) return mergeAdjacent(gaps);
   gaps.length = 0;
   // A need with a unit or a field attribute (a word the endpoint has only in a field's unit,
-  // dimensions or qualifiers) asks for one field: the unit, and every word of the need that the
-  // endpoint has on some field, must then be on one and the same field.
+  // dimensions or qualifiers) asks for one field: the unit (unless that field declares none), and
+  // every word of the need that the endpoint has on some field, must then be on that same field.
   const words = [...covering.values()];
   const attributes = words.filter((t) => !terms.plain.has(t));
   const units = need.units.map((unit) => ({ ...unit, token: unitToken(unit.code) }));
@@ -174,7 +180,8 @@ function textGaps(
   for (const entry of terms.fields) if (fits(entry) > fits(best!)) best = entry;
   const subject = best === undefined ? "" : ` for ${best.field.id}`;
   for (const unit of units) {
-    if (best !== undefined && hasUnit(best, unit)) continue;
+    // A field that declares no unit may hold any: only a different declared unit is a gap.
+    if (best !== undefined && (hasUnit(best, unit) || best.field.unit === undefined)) continue;
     gaps.push({
       concept: unit.text,
       kind: "unit",
@@ -361,59 +368,49 @@ interface Group {
 const overlap = (a: readonly string[], b: ReadonlySet<string>): number => a.filter((t) => b.has(t)).length;
 
 /**
- * The request's needs, each with its own request: one group when the request has at most one need;
- * otherwise one per free-text need (with the requested semantic IDs and fields whose words it shares
- * most), plus one per requested item no text need shares a word with. Requested units go with every
- * group (they only steer ranking there).
+ * The request's needs, each with its own request: one group when the request has at most one need.
+ * Otherwise, without semantic IDs or fields, one per free-text need; with them, one per requested
+ * semantic ID or field, ranked with the free-text need that shares most of its words. Requested units
+ * go with every group (they only steer ranking there, unless the request has one semantic ID).
  */
 function groupsOf(request: RetrievalRequest): Group[] {
   const needs = needsOf(request.query);
   const ids = [...new Set(request.semanticIds ?? [])];
   const names = [...new Set(request.fields ?? [])];
-  if (needs.length <= 1 && ids.length <= 1 && names.length <= 1) {
+  const structured = ids.length + names.length;
+  if (structured === 1 || (structured === 0 && needs.length <= 1)) {
     return [{ request, requirements: requirementsOf(request) }];
   }
-  const words = needs.map((need) => new Set(need.concepts.flatMap((c) => c.tokens)));
-  const attached = needs.map(() => ({ semanticIds: [] as string[], fields: [] as string[] }));
-  const alone: RetrievalRequest[] = [];
   const rest = {
     ...(request.units !== undefined ? { units: request.units } : {}),
     ...(request.effects !== undefined ? { effects: request.effects } : {}),
   };
-  const attach = (item: string, into: "semanticIds" | "fields"): void => {
+  if (structured === 0) {
+    return needs.map((need) => {
+      const sub: RetrievalRequest = { query: need.text, ...rest };
+      return { request: sub, requirements: requirementsOf(sub) };
+    });
+  }
+  const words = needs.map((need) => new Set(need.concepts.flatMap((c) => c.tokens)));
+  const textFor = (item: string): string => {
     const tokens = tokenize(item);
-    let best = -1;
+    let best = "";
     let most = 0;
     words.forEach((set, i) => {
       const n = overlap(tokens, set);
       if (n > most) {
         most = n;
-        best = i;
+        best = needs[i]!.text;
       }
     });
-    if (best >= 0) attached[best]![into].push(item);
-    else
-      alone.push({
-        query: "",
-        ...rest,
-        ...(into === "semanticIds" ? { semanticIds: [item] } : { fields: [item] }),
-      });
+    return best;
   };
-  for (const id of ids) attach(id, "semanticIds");
-  for (const name of names) attach(name, "fields");
   const unitsBelong = ids.length === 1;
-  const groups: Group[] = needs.map((need, i) => {
-    const { semanticIds, fields } = attached[i]!;
-    const sub: RetrievalRequest = {
-      query: need.text,
-      ...rest,
-      ...(semanticIds.length > 0 ? { semanticIds } : {}),
-      ...(fields.length > 0 ? { fields } : {}),
-    };
-    return { request: sub, requirements: requirementsOf(sub, unitsBelong) };
-  });
-  for (const sub of alone) groups.push({ request: sub, requirements: requirementsOf(sub, unitsBelong) });
-  return groups;
+  const items: RetrievalRequest[] = [
+    ...ids.map((id) => ({ query: textFor(id), ...rest, semanticIds: [id] })),
+    ...names.map((name) => ({ query: textFor(name), ...rest, fields: [name] })),
+  ];
+  return items.map((sub) => ({ request: sub, requirements: requirementsOf(sub, unitsBelong) }));
 }
 
 export interface AssessOptions {
@@ -435,6 +432,8 @@ export interface Assessment {
   readonly reason?: string;
   /** Per need: its request, its ranked routes (best first) and which of them cover it. */
   readonly needs: readonly RankedNeed[];
+  /** No need ranked any candidate (nothing in the registry matches the request at all). */
+  readonly nothingRanked: boolean;
 }
 
 function surfaceOptions(options: AssessOptions, depth: number) {
@@ -471,12 +470,13 @@ export function assess(
     uncovered.push(...report.uncovered);
     needs.push({ request: group.request, routes: ranked.map((r) => r.route), covers: report.covers });
   }
-  if (!rejected) return { rejected, uncovered: [], needs };
+  const nothingRanked = needs.every((need) => need.routes.length === 0);
+  if (!rejected) return { rejected, uncovered: [], needs, nothingRanked };
   const reason =
     uncovered.length === 0
       ? "no endpoint matches the request"
       : `unsupported: ${uncovered.map((u) => u.reason).join("; ")}`;
-  return { rejected, uncovered, reason, needs };
+  return { rejected, uncovered, reason, needs, nothingRanked };
 }
 
 /**

@@ -40,6 +40,10 @@ const registry = registryOf([
           field("humidity", { semanticId: "cf:relative_humidity", unit: "%" }),
         ],
       }),
+      endpoint("get_station", {
+        description: "Get a weather station.",
+        parameters: [param("station", true)],
+      }),
       endpoint("delete_station", {
         description: "Delete a weather station.",
         effect: "destructive",
@@ -125,10 +129,8 @@ describe("route: unsupported requests are rejected with what is uncovered", () =
   it("names a requested semantic ID no endpoint declares", () => {
     const out = route(modes[0][1], { query: "salinity", semanticIds: ["cf:sea_water_salinity"] });
     expect(out.rejected).toBe(true);
-    expect(out.uncovered.map((u) => [u.kind, u.concept])).toEqual([
-      ["concept", "salinity"],
-      ["semanticId", "cf:sea_water_salinity"],
-    ]);
+    // A request naming semantic IDs has said what it needs: the ID is the requirement.
+    expect(out.uncovered.map((u) => [u.kind, u.concept])).toEqual([["semanticId", "cf:sea_water_salinity"]]);
   });
 
   it("rejects a request no endpoint matches at all", () => {
@@ -203,8 +205,12 @@ describe("intent ranks a read endpoint above a write one for a read request", ()
     expect(retriever.retrieve({ query: "delete a weather station" })[0]?.route).toBe(
       "south_weather.delete_station",
     );
-    const read = retriever.retrieve({ query: "weather station data" });
-    expect(read[0]?.effect).toBe("read");
+    const read = retriever.retrieve({ query: "weather station" });
+    expect(read.map((c) => c.route).slice(0, 2)).toEqual([
+      "south_weather.get_station",
+      "south_weather.delete_station",
+    ]);
     expect(read[0]?.scoreComponents.intent).toBeGreaterThan(0);
+    expect(read[1]?.scoreComponents.intent).toBeUndefined();
   });
 });

@@ -32,8 +32,9 @@ const modes = [
   ["exhaustive", createRetriever(registry, { exhaustive: true })],
 ] as const;
 
+// The intent component is a share of the others' sum, so it differs with sameFieldUnit too.
 const withoutSameField = (candidate: CapabilityCandidate) => {
-  const { sameFieldUnit: _, ...rest } = candidate.scoreComponents;
+  const { sameFieldUnit: _, intent: __, ...rest } = candidate.scoreComponents;
   return rest;
 };
 

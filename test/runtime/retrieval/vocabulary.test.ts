@@ -55,7 +55,8 @@ describe("unit vocabulary (UCUM-style canonical codes)", () => {
     expect(findUnits("wind speed in meters per second").map((m) => m.code)).toEqual(["m/s"]);
     expect(findUnits("price in €").map((m) => m.code)).toEqual(["EUR"]);
     // "K" outside a unit slot, "2m" (a qualifier value) and ordinary words are no units.
-    expect(findUnits("K-pop ranking at 2m height for 3 days")).toEqual([]);
+    expect(findUnits("K-pop ranking at 2m height")).toEqual([]);
+    expect(findUnits("rainfall over the last 3 days").map((m) => m.code)).toEqual(["d"]);
     expect(findUnits("wind direction in degrees").map((m) => m.code)).toEqual(["deg"]);
   });
 
