@@ -4,10 +4,26 @@
  * only the declared fields (semantic IDs, units, qualifiers) tell them apart. Every third provider
  * also has an `mcp` access mode exposing the same data under other field names, bridged by aliases.
  * Labels are derived from the declared fields, never from any method's output.
+ *
+ * Unsupported requests: the fixed list of concepts.mjs (`unsupported-near`, `unsupported-far`) plus
+ * three generated near-domain kinds per seed, each checked against the seed's declared fields:
+ *   unsupported-field     — a concept of the same domain that no endpoint declares (UNDECLARED; report
+ *                           seeds draw from the report half, every other seed from the tuning half);
+ *   unsupported-unit      — a declared concept in a unit no endpoint declares for it;
+ *   unsupported-qualifier — a declared concept with a qualifier (key=value) that the catalog declares
+ *                           only on another concept of the domain.
+ * Each kind has NEAR_PER_KIND requests per seed, half free text and half structured (semanticIds/units).
  */
 
 import { endpoint, field, param, random, registryOf, tool } from "./catalogs.mjs";
-import { DOMAINS, QUALIFIER_PHRASE, UNSUPPORTED } from "./concepts.mjs";
+import {
+  DOMAINS,
+  FOREIGN_UNITS,
+  QUALIFIER_PHRASE,
+  REPORT_SEEDS,
+  UNDECLARED,
+  UNSUPPORTED,
+} from "./concepts.mjs";
 
 const SYLLABLES = [
   "ar",
@@ -127,7 +143,7 @@ function conceptOf(key) {
 }
 
 /** Routes that declare a field answering `need` (same semantic ID; unit and qualifiers when stated). */
-function acceptableRoutes(tools, need) {
+export function acceptableRoutes(tools, need) {
   const routes = [];
   for (const spec of tools) {
     for (const ep of spec.endpoints) {
@@ -187,9 +203,95 @@ function requestFor(rand, needs, structured) {
   return { query, semanticIds: needs.map((n) => n.key), ...(units.length > 0 ? { units } : {}) };
 }
 
+/** Generated near-domain unsupported requests per kind and seed (half text, half structured). */
+export const NEAR_PER_KIND = 12;
+
+/** A near-domain unsupported request: `phrase` (+ unit, + qualifier text) as text or structured. */
+function unsupportedRequest(rand, { phrase, key, unit, qualifier, context }, structured) {
+  const lead = LEADS[Math.floor(rand() * LEADS.length)];
+  const where = rand() < 0.3 ? ` ${context}` : "";
+  const unitText = unit !== undefined && !structured ? ` in ${unit}` : "";
+  const qualifierText = qualifier !== undefined ? ` ${qualifier}` : "";
+  const query = `${lead}${phrase}${unitText}${qualifierText}${where}`;
+  if (!structured) return { query };
+  return { query, semanticIds: [key], ...(unit !== undefined ? { units: [unit] } : {}) };
+}
+
+/** Does any endpoint declare a field for `key` (with `unit`, and with every qualifier of `qualifiers`)? */
+function declares(tools, key, unit, qualifiers) {
+  return acceptableRoutes(tools, { key, unit, qualifiers }).length > 0;
+}
+
+/** The three generated near-domain unsupported kinds for one seed (see the module comment). */
+function nearUnsupported(rand, tools, seed) {
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const split = REPORT_SEEDS.includes(seed) ? "report" : "tuning";
+  const variants = variantsOf(tools);
+  const declaredKeys = [...new Set(variants.map((v) => v.key))];
+  const pools = {
+    field: UNDECLARED.filter((u) => u.split === split).map((u) => {
+      const domain = DOMAINS.find((d) => d.name === u.domain);
+      return { key: u.key, phrase: u.phrase, units: [u.unit, undefined], context: domain.context };
+    }),
+    unit: declaredKeys.flatMap((key) => {
+      const { domain, concept } = conceptOf(key);
+      const units = [...new Set([...concept.units, ...(FOREIGN_UNITS[key] ?? [])])].filter(
+        (unit) => unit !== undefined && !declares(tools, key, unit),
+      );
+      return units.map((unit) => ({ key, phrase: concept.phrase, unit, context: domain.context }));
+    }),
+    qualifier: declaredKeys.flatMap((key) => {
+      const { domain, concept } = conceptOf(key);
+      const foreign = new Map();
+      for (const v of variants) {
+        if (v.key === key || conceptOf(v.key).domain !== domain) continue;
+        for (const [k, value] of Object.entries(v.qualifiers ?? {})) {
+          if (!declares(tools, key, undefined, { [k]: value })) foreign.set(`${k}=${value}`, [k, value]);
+        }
+      }
+      return [...foreign.values()].map(([k, value]) => ({
+        key,
+        phrase: concept.phrase,
+        qualifier: QUALIFIER_PHRASE[k](value),
+        qualifiers: { [k]: value },
+        context: domain.context,
+      }));
+    }),
+  };
+  const cases = [];
+  const seen = new Set();
+  for (const [kind, pool] of Object.entries(pools)) {
+    for (
+      let made = 0, tries = 0;
+      made < NEAR_PER_KIND && tries < NEAR_PER_KIND * 50 && pool.length > 0;
+      tries++
+    ) {
+      const item = pick(pool);
+      const unit = item.units !== undefined ? pick(item.units) : item.unit;
+      const structured = made % 2 === 1;
+      const request = unsupportedRequest(rand, { ...item, unit }, structured);
+      const id = JSON.stringify(request);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      // The label rule, checked rather than assumed: no endpoint answers what the request states.
+      if (declares(tools, item.key, unit, item.qualifiers)) continue;
+      cases.push({
+        form: `unsupported-${kind}`,
+        request,
+        concept: item.key,
+        ...(unit !== undefined ? { unit } : {}),
+        ...(item.qualifiers !== undefined ? { qualifiers: item.qualifiers } : {}),
+      });
+      made++;
+    }
+  }
+  return cases;
+}
+
 /**
  * The catalog and labelled cases for `seed`: `text` and `structured` single-need requests, `multi`
- * two-need requests (alternating text/structured), then the fixed unsupported requests.
+ * two-need requests (alternating text/structured), then the fixed unsupported requests, then the
+ * generated near-domain unsupported kinds.
  */
 export function ambiguousCatalog({ seed = 1, scale = 1, text = 60, structured = 60, multi = 30 } = {}) {
   const rand = random(seed);
@@ -225,6 +327,20 @@ export function ambiguousCatalog({ seed = 1, scale = 1, text = 60, structured = 
       id: `unsupported-${i + 1}`,
       form: `unsupported-${tag}`,
       request,
+      needs: [],
+      required: [],
+      supported: false,
+    });
+  });
+  // A separate stream, so the supported cases of a seed do not depend on the unsupported generator.
+  nearUnsupported(random(seed ^ 0x0dd5eed), tools, seed).forEach((c, i) => {
+    cases.push({
+      id: `${c.form}-${i + 1}`,
+      form: c.form,
+      request: c.request,
+      concept: c.concept,
+      ...(c.unit !== undefined ? { unit: c.unit } : {}),
+      ...(c.qualifiers !== undefined ? { qualifiers: c.qualifiers } : {}),
       needs: [],
       required: [],
       supported: false,

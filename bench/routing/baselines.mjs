@@ -2,14 +2,15 @@
  * Baseline routers for the routing benchmark (baselines, not the product): (a) lexical token overlap
  * and (b) Okapi BM25 (k1 = 1.2, b = 0.75), both over each endpoint's name and description text only:
  * tool name, endpoint name, tool description and endpoint description. Neither sees fields, semantic
- * IDs, units or qualifiers — that is what such routers index. They share SchemaRouter's tokenizer, so
- * the comparison is about the signals used, not about tokenization. Ties: score desc, then route asc.
+ * IDs, units or qualifiers — that is what such routers index. They use the plain tokenizer SchemaRouter
+ * had when they were written (words.mjs, frozen), so the comparison is about the signals used and the
+ * baselines never inherit the product's stemming, synonyms or unit vocabularies. Ties: score desc, then route asc.
  * An extra BM25 variant over all surface text (fields, aliases, semantic IDs, units, qualifiers as
  * words) shows how much of the gap is information and how much is typed matching.
  */
-import { tokenize } from "../../runtime/dist/retrieval/index.js";
+import { words as tokenize } from "./words.mjs";
 
-/** Token multiset of a text: the product tokenizer applied word by word, so repeats are counted. */
+/** Token multiset of a text: the frozen tokenizer applied word by word, so repeats are counted. */
 function termsOf(text) {
   return text.split(/\s+/).flatMap((word) => tokenize(word));
 }

@@ -294,3 +294,145 @@ export const UNSUPPORTED = [
   { tag: "far", request: { query: "recipe for kimchi stew" } },
   { tag: "far", request: { query: "GitHub repository star count" } },
 ];
+
+/**
+ * The seed split of the high-ambiguity catalog, fixed before any tuning: scorers are tuned on
+ * TUNING_SEEDS only; the report (bench/routing.mjs, docs/benchmarks.md) uses REPORT_SEEDS only.
+ */
+export const TUNING_SEEDS = Object.freeze([1, 2, 3, 4, 5]);
+export const REPORT_SEEDS = Object.freeze([101, 102, 103, 104, 105]);
+
+/**
+ * Near-domain concepts that no endpoint of any catalog built from DOMAINS declares (the "field" kind of
+ * near-domain unsupported request). `split` assigns each to the tuning or the report seeds, so report
+ * seeds ask for fields no tuning run has seen.
+ */
+export const UNDECLARED = [
+  {
+    domain: "weather",
+    key: "cf:wind_from_direction",
+    phrase: "wind direction",
+    unit: "deg",
+    split: "tuning",
+  },
+  { domain: "weather", key: "cf:visibility_in_air", phrase: "visibility", unit: "km", split: "report" },
+  { domain: "weather", key: "cf:cloud_area_fraction", phrase: "cloud cover", unit: "%", split: "tuning" },
+  {
+    domain: "weather",
+    key: "cf:wind_speed_of_gust",
+    phrase: "wind gust speed",
+    unit: "m/s",
+    split: "report",
+  },
+  { domain: "weather", key: "cf:snowfall_amount", phrase: "snowfall amount", unit: "cm", split: "tuning" },
+  { domain: "weather", key: "cf:ultraviolet_index", phrase: "UV index", unit: undefined, split: "report" },
+  {
+    domain: "weather",
+    key: "cf:soil_moisture_content",
+    phrase: "soil moisture",
+    unit: "kg/m2",
+    split: "tuning",
+  },
+  {
+    domain: "weather",
+    key: "cf:lightning_density",
+    phrase: "lightning strike density",
+    unit: undefined,
+    split: "report",
+  },
+  {
+    domain: "ocean",
+    key: "cf:sea_water_salinity",
+    phrase: "sea water salinity",
+    unit: "PSU",
+    split: "tuning",
+  },
+  {
+    domain: "ocean",
+    key: "cf:chlorophyll_concentration",
+    phrase: "chlorophyll concentration",
+    unit: "mg/m3",
+    split: "report",
+  },
+  { domain: "ocean", key: "cf:sea_surface_wave_period", phrase: "wave period", unit: "s", split: "tuning" },
+  { domain: "ocean", key: "cf:sea_surface_height", phrase: "tide level", unit: "m", split: "report" },
+  { domain: "ocean", key: "cf:sea_water_ph", phrase: "sea water pH", unit: undefined, split: "tuning" },
+  { domain: "ocean", key: "cf:dissolved_oxygen", phrase: "dissolved oxygen", unit: "mg/L", split: "report" },
+  {
+    domain: "materials",
+    key: "mat:thermal_conductivity",
+    phrase: "thermal conductivity",
+    unit: "W/mK",
+    split: "tuning",
+  },
+  { domain: "materials", key: "mat:melting_point", phrase: "melting point", unit: "K", split: "report" },
+  { domain: "materials", key: "mat:shear_modulus", phrase: "shear modulus", unit: "GPa", split: "tuning" },
+  { domain: "materials", key: "mat:space_group", phrase: "space group", unit: undefined, split: "report" },
+  {
+    domain: "materials",
+    key: "mat:poisson_ratio",
+    phrase: "Poisson ratio",
+    unit: undefined,
+    split: "tuning",
+  },
+  {
+    domain: "materials",
+    key: "mat:dielectric_constant",
+    phrase: "dielectric constant",
+    unit: undefined,
+    split: "report",
+  },
+  { domain: "finance", key: "fin:open_price", phrase: "opening price", unit: "USD", split: "tuning" },
+  {
+    domain: "finance",
+    key: "fin:implied_volatility",
+    phrase: "implied volatility",
+    unit: "%",
+    split: "report",
+  },
+  {
+    domain: "finance",
+    key: "fin:earnings_per_share",
+    phrase: "earnings per share",
+    unit: "USD",
+    split: "tuning",
+  },
+  {
+    domain: "finance",
+    key: "fin:yield_to_maturity",
+    phrase: "bond yield to maturity",
+    unit: "%",
+    split: "report",
+  },
+  { domain: "finance", key: "fin:credit_rating", phrase: "credit rating", unit: undefined, split: "tuning" },
+  { domain: "finance", key: "fin:beta", phrase: "market beta", unit: undefined, split: "report" },
+];
+
+/**
+ * Units that no concept of DOMAINS lists for that concept (the "unit" kind draws from these and from
+ * the concept's listed units that a seed's catalog happens not to declare).
+ */
+export const FOREIGN_UNITS = {
+  "cf:air_temperature": ["degR"],
+  "cf:dew_point_temperature": ["degF"],
+  "cf:relative_humidity": ["g/kg"],
+  "cf:wind_speed": ["mph"],
+  "cf:precipitation_amount": ["cm"],
+  "cf:air_pressure": ["inHg", "atm"],
+  "cf:surface_downwelling_shortwave_flux": ["MJ/m2"],
+  "cf:sea_surface_temperature": ["degF"],
+  "cf:sea_surface_wave_significant_height": ["ft"],
+  "cf:sea_water_speed": ["km/h"],
+  "cf:sea_water_temperature": ["K", "degF"],
+  "mat:band_gap": ["meV"],
+  "mat:formation_energy_per_atom": ["kJ/mol"],
+  "mat:energy_above_hull": ["kJ/mol"],
+  "mat:density": ["lb/ft3"],
+  "mat:bulk_modulus": ["MPa"],
+  "mat:total_magnetization": ["emu/g"],
+  "fin:close_price": ["JPY", "GBP"],
+  "fin:trading_volume": ["USD"],
+  "fin:market_capitalization": ["JPY", "GBP"],
+  "fin:dividend_yield": ["bp"],
+  "fin:price_earnings_ratio": [],
+};

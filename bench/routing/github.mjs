@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileSource, resolveSource } from "../../compiler/dist/compile.js";
+import { compileSource, resolveSource } from "../../compiler/dist/compile/compile.js";
 import { Registry } from "../../runtime/dist/load/registry.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -11,11 +11,30 @@
 export const A_PRIORI = Object.freeze({ minCoverage: 0.5, minScore: 0 });
 /** Candidates returned per request. */
 export const K = 5;
-export const SETTINGS = Object.freeze(["none", "a priori", "held-out"]);
+/** Rejection settings, in report order: the product default first (see methods.mjs). */
+export const SETTINGS = Object.freeze(["default", "none", "a priori", "held-out"]);
 
-/** Per-case outcome of one method's returned routes (best first, already thresholded, at most 5). */
-export function outcome(testCase, routes) {
-  if (!testCase.supported) return { supported: false, rejected: routes.length === 0 };
+/**
+ * Whether a rejection is explained: the method says what no endpoint covers (a non-empty `uncovered`
+ * list) and every item it names occurs in the request as written. `undefined` when not a rejection or
+ * when the method gives no explanation at all.
+ */
+export function explained(request, result) {
+  if (result === undefined || !result.rejected || result.uncovered === null) return undefined;
+  const text = JSON.stringify(request).toLowerCase();
+  return (
+    result.uncovered.length > 0 &&
+    result.uncovered.every((u) => typeof u.concept === "string" && text.includes(u.concept.toLowerCase()))
+  );
+}
+
+/**
+ * Per-case outcome of one method's returned routes (best first, already thresholded, at most 5);
+ * `result` (the explain() result of the default setting) adds whether a rejection is explained.
+ */
+export function outcome(testCase, routes, result) {
+  const why = explained(testCase.request, result);
+  if (!testCase.supported) return { supported: false, rejected: routes.length === 0, explained: why };
   const hits = (k) =>
     testCase.required.filter((answering) => routes.slice(0, k).some((r) => answering.includes(r))).length /
     testCase.required.length;
@@ -23,6 +42,7 @@ export function outcome(testCase, routes) {
   return {
     supported: true,
     rejected: routes.length === 0,
+    explained: why,
     top1Wrong: top !== undefined && !testCase.required.some((answering) => answering.includes(top)),
     recall: { 1: hits(1), 3: hits(3), 5: hits(5) },
   };
@@ -50,6 +70,7 @@ export function aggregate(outcomes) {
     falseRouteUnsupported: mean(unsupported.map((o) => (o.rejected ? 0 : 1))),
     falseRouteOverall:
       outcomes.length === 0 ? Number.NaN : (wrongSupported + routedUnsupported) / outcomes.length,
+    explained: mean(outcomes.filter((o) => o.explained !== undefined).map((o) => (o.explained ? 1 : 0))),
   };
 }
 

@@ -19,10 +19,19 @@ const short = (name) => SHORT[name] ?? name;
 
 const rangeOf = (values, format) => spread(summarize(values), format);
 
+/** Median of a row's metric, as a percentage. */
+const med = (row, metric) => (row === undefined ? "n/a" : pct(row[metric].median));
+
+function finder(rows, bench) {
+  return (method, setting, form) =>
+    rows.find((r) => r.bench === bench && r.method === method && r.setting === setting && r.form === form);
+}
+
 export function qualityText(results) {
   const facts = results.filter((r) => r.bench === "routing-catalog");
   const rows = results.filter((r) => r.bench === "routing-quality");
-  const all = rows.filter((r) => r.form === "all");
+  const at = finder(rows, "routing-quality");
+  const methods = [...new Set(rows.map((r) => r.method))];
   const seeds = facts.map((f) => f.seed);
   const out = [];
   out.push("### Routing quality: high-ambiguity catalog");
@@ -41,12 +50,14 @@ export function qualityText(results) {
   );
   const forms = facts[0].forms;
   out.push(
-    `Catalog per seed (seeds ${seeds.join(", ")}): 4 domains (weather, ocean, materials, finance), ${tools} tools, ` +
+    `Catalog per seed (${facts[0].split} seeds ${seeds.join(", ")}): 4 domains (weather, ocean, materials, finance), ${tools} tools, ` +
       `${endpoints} endpoints named get_data/query/…, near-identical descriptions; endpoints differ only in fields ` +
       `(semantic IDs, units, qualifiers). Each need is answered by ${answering} endpoints on average. Requests per seed: ` +
       `${facts[0].supported} supported (${forms.text} free text, ${forms.structured} structured with semanticIds/units, ` +
-      `${forms.multi} two-need) + ${facts[0].unsupported} unsupported (${forms["unsupported-near"]} near-domain, ` +
-      `${forms["unsupported-far"]} out-of-domain). Labels come from the declared fields, not from any method.`,
+      `${forms.multi} two-need) + ${facts[0].unsupported} unsupported (${forms["unsupported-near"]} near-domain from the fixed list, ` +
+      `${forms["unsupported-field"]} undeclared field of the domain, ${forms["unsupported-unit"]} unit no endpoint offers, ` +
+      `${forms["unsupported-qualifier"]} qualifier of another field, ${forms["unsupported-far"]} out-of-domain). ` +
+      "Labels come from the declared fields, not from any method.",
   );
   out.push("");
   out.push(
@@ -57,90 +68,99 @@ export function qualityText(results) {
   );
   out.push("");
   out.push(
-    `Rejection settings: **none** = ranking only (top 5 with a positive score). **a priori** = SchemaRouter ` +
-      `\`minCoverage: ${A_PRIORI.minCoverage}, minScore: ${A_PRIORI.minScore}\`, fixed before the first run and never tuned ` +
-      `(at least half of the distinct request tokens must be on the candidate); the baselines get the same rule over their ` +
-      `own documents. **held-out** = each method's own score threshold (SchemaRouter: \`minScore\`) chosen by one rule — ` +
-      `maximize ½·(supported top-1 correct) + ½·(unsupported rejected) on one fold — and applied to the other fold ` +
-      `(2-fold cross-fitting, folds stratified and seeded), so no request is scored with a threshold tuned on it.`,
+    `Rejection settings: **default** = the product as shipped: \`${facts[0].defaultApi}\` with its default options, a rejection ` +
+      "being an empty result (baselines: their top 5). **none** = ranking only (top 5 of the ranked surface). **a priori** = " +
+      `SchemaRouter \`minCoverage: ${A_PRIORI.minCoverage}, minScore: ${A_PRIORI.minScore}\`, fixed before the first run ` +
+      "(the same coverage rule for the baselines). **held-out** = each method's own score threshold chosen by one rule — " +
+      "maximize ½·(supported top-1 correct) + ½·(unsupported rejected) on one fold — and applied to the other fold " +
+      "(2-fold cross-fitting, folds stratified and seeded).",
   );
   out.push("");
   out.push(
-    "Cells: median over seeds (min–max). Recall@k = required-tool recall (share of a request's needs answered in the top k).",
+    "Cells: median over seeds (min–max). R@k = required-tool recall (share of a request's needs answered in the top k). " +
+      "Near-domain rejected = all four near-domain kinds together. Rejections explained = of the unsupported requests the " +
+      "default setting rejects, the share whose rejection names what no endpoint covers (every named item occurring in the " +
+      "request); n/a when the method gives no explanation.",
   );
   out.push("");
-  const header = [
-    "Method",
-    "Rejection",
-    "R@1",
-    "R@3",
-    "R@5",
-    "Unsupported rejected",
-    "False route: supported top-1 wrong",
-    "False route: unsupported routed",
-    "Supported rejected",
-  ];
-  out.push(
-    table([
-      header,
-      ...all.map((r) => [
-        short(r.method),
-        r.setting,
-        spread(r.recall1, pct),
-        spread(r.recall3, pct),
-        spread(r.recall5, pct),
-        spread(r.rejection, pct),
-        spread(r.falseRouteSupported, pct),
-        spread(r.falseRouteUnsupported, pct),
-        spread(r.overRejection, pct),
-      ]),
-    ]),
-  );
-  out.push("");
-  out.push(
-    "By request form (median over seeds). Two-need requests: R@1 is at most 50% unless one endpoint answers both needs.",
-  );
-  out.push("");
-  const byForm = (method, setting, form, metric) =>
-    rows.find((r) => r.method === method && r.setting === setting && r.form === form)?.[metric].median;
-  const methods = [...new Set(all.map((r) => r.method))];
   out.push(
     table([
       [
         "Method",
         "Rejection",
+        "R@1",
+        "R@5",
         "text R@1",
         "text R@5",
         "structured R@1",
         "structured R@5",
-        "two-need R@1",
-        "two-need R@5",
-        "near-domain rejected",
-        "out-of-domain rejected",
+        "Unsupported rejected",
+        "Near-domain rejected",
+        "Supported rejected",
+        "Supported top-1 wrong",
+        "Unsupported rejections explained",
       ],
       ...methods.flatMap((m) =>
         SETTINGS.map((s) => [
           short(m),
           s,
-          pct(byForm(m, s, "text", "recall1")),
-          pct(byForm(m, s, "text", "recall5")),
-          pct(byForm(m, s, "structured", "recall1")),
-          pct(byForm(m, s, "structured", "recall5")),
-          pct(byForm(m, s, "multi", "recall1")),
-          pct(byForm(m, s, "multi", "recall5")),
-          pct(byForm(m, s, "unsupported-near", "rejection")),
-          pct(byForm(m, s, "unsupported-far", "rejection")),
+          spread(at(m, s, "supported").recall1, pct),
+          spread(at(m, s, "supported").recall5, pct),
+          med(at(m, s, "text"), "recall1"),
+          med(at(m, s, "text"), "recall5"),
+          med(at(m, s, "structured"), "recall1"),
+          med(at(m, s, "structured"), "recall5"),
+          spread(at(m, s, "unsupported").rejection, pct),
+          med(at(m, s, "unsupported-near-all"), "rejection"),
+          spread(at(m, s, "supported").overRejection, pct),
+          med(at(m, s, "supported"), "falseRouteSupported"),
+          med(at(m, s, "unsupported"), "explained"),
         ]),
       ),
     ]),
   );
   out.push("");
-  const get = (method, setting, metric) =>
-    all.find((r) => r.method === method && r.setting === setting)[metric].median;
+  out.push(
+    "Unsupported requests rejected, by kind (median over seeds); text / structured = the near-domain kinds asked in free text / with semanticIds and units. " +
+      "Two-need requests: R@1 is at most 50% unless one endpoint answers both needs.",
+  );
+  out.push("");
+  out.push(
+    table([
+      [
+        "Method",
+        "Rejection",
+        "near (fixed list)",
+        "undeclared field",
+        "unit not offered",
+        "qualifier of another field",
+        "out-of-domain",
+        "near-domain, text",
+        "near-domain, structured",
+        "two-need R@5",
+      ],
+      ...methods.flatMap((m) =>
+        SETTINGS.map((s) => [
+          short(m),
+          s,
+          med(at(m, s, "unsupported-near"), "rejection"),
+          med(at(m, s, "unsupported-field"), "rejection"),
+          med(at(m, s, "unsupported-unit"), "rejection"),
+          med(at(m, s, "unsupported-qualifier"), "rejection"),
+          med(at(m, s, "unsupported-far"), "rejection"),
+          med(at(m, s, "unsupported-near-all-text"), "rejection"),
+          med(at(m, s, "unsupported-near-all-structured"), "rejection"),
+          med(at(m, s, "multi"), "recall5"),
+        ]),
+      ),
+    ]),
+  );
+  out.push("");
+  const get = (method, setting, metric) => at(method, setting, "supported")[metric].median;
   const ratios = methods
     .filter((m) => m !== "SchemaRouter")
     .map((m) => {
-      const parts = ["none", "held-out"].map((s) => {
+      const parts = ["default", "held-out"].map((s) => {
         const b = get(m, s, "recall1");
         if (!(b > 0)) return `${s} n/a (baseline 0%)`;
         const ratio = `${(get("SchemaRouter", s, "recall1") / b).toFixed(2)}×`;
@@ -150,35 +170,142 @@ export function qualityText(results) {
     });
   out.push(`R@1 ratio SchemaRouter / baseline (medians): ${ratios.join("; ")}.`);
   out.push("");
-  const thresholds = all
-    .filter((r) => r.setting === "held-out")
+  const thresholds = rows
+    .filter((r) => r.setting === "held-out" && r.form === "all")
     .map((r) => `${short(r.method)} ${rangeOf(r.thresholds, (v) => v.toFixed(2))}`);
   out.push(
-    `Held-out thresholds chosen (${all.find((r) => r.setting === "held-out").thresholds.length} folds; median (min–max)): ${thresholds.join("; ")}.`,
+    `Held-out thresholds chosen (${2 * seeds.length} folds; median (min–max)): ${thresholds.join("; ")}.`,
   );
-  out.push("");
-  out.push(readingText(rows));
   return out.join("\n");
 }
 
-/** A short reading of the quality rows, with the numbers of this run. */
-function readingText(rows) {
-  const full = "BM25 over all surface text (extra baseline)";
-  const at = (method, setting, form, metric) =>
-    pct(rows.find((r) => r.method === method && r.setting === setting && r.form === form)?.[metric].median);
-  const vs = (form, metric) =>
-    `${at("SchemaRouter", "none", form, metric)} vs ${at(full, "none", form, metric)}`;
-  return (
-    "Reading: baselines (a) and (b) see only names and descriptions, which by construction do not tell the endpoints " +
-    "apart, so they rank near chance and the a-priori coverage rule rejects almost every supported request for them: " +
-    "they show what field-level contracts add, not a tuned competitor. The extra BM25 over all surface text gets the " +
-    `same information as SchemaRouter; ranking only, SchemaRouter vs it: R@1 free text ${vs("text", "recall1")}, ` +
-    `structured ${vs("structured", "recall1")}, supported top-1 false routes ${vs("all", "falseRouteSupported")}. ` +
-    `Near-domain unsupported requests (sharing words such as "temperature", "K", "10m height") are the weak spot: ` +
-    `SchemaRouter rejects ${at("SchemaRouter", "a priori", "unsupported-near", "rejection")} of them a priori and ` +
-    `${at("SchemaRouter", "held-out", "unsupported-near", "rejection")} held-out, the latter at the cost of ` +
-    `${at("SchemaRouter", "held-out", "all", "overRejection")} of supported requests rejected.`
+const RULES = ["description", "synonym", "morphology", "unit-words", "qualifier-words"];
+
+export function paraphraseText(results) {
+  const facts = results.filter((r) => r.bench === "routing-catalog");
+  const rows = results.filter((r) => r.bench === "routing-paraphrase");
+  const at = finder(rows, "routing-paraphrase");
+  const methods = [...new Set(rows.map((r) => r.method))];
+  const p = facts[0].paraphrase;
+  const out = [];
+  out.push("### Routing quality: paraphrase set");
+  out.push("");
+  out.push(
+    `bench/routing/paraphrase.json, its ${facts[0].split} half: ${p.supported} supported requests that name a field only by ` +
+      `description-level words, synonyms, morphology, or units and qualifiers in words, and ${p.unsupported} unsupported ones ` +
+      "(an undeclared field of a domain, in words), on the same catalogs and seeds as above (a supported request whose unit or " +
+      `qualifier a seed does not declare is left out of that seed: ${rangeOf(
+        facts.map((f) => f.paraphrase.notApplicable),
+        String,
+      )} per seed). Held-out threshold: the one chosen on all of the seed's catalog requests.`,
   );
+  out.push("");
+  out.push(
+    table([
+      [
+        "Method",
+        "Rejection",
+        "R@1",
+        "R@5",
+        ...RULES.map((rule) => `${rule} R@5`),
+        "Supported rejected",
+        "Unsupported rejected",
+      ],
+      ...methods.flatMap((m) =>
+        SETTINGS.map((s) => [
+          short(m),
+          s,
+          spread(at(m, s, "paraphrase-supported").recall1, pct),
+          spread(at(m, s, "paraphrase-supported").recall5, pct),
+          ...RULES.map((rule) => med(at(m, s, `paraphrase-${rule}`), "recall5")),
+          med(at(m, s, "paraphrase-supported"), "overRejection"),
+          med(at(m, s, "paraphrase-unsupported"), "rejection"),
+        ]),
+      ),
+    ]),
+  );
+  return out.join("\n");
+}
+
+export function realText(results) {
+  const facts = results.filter((r) => r.bench === "routing-real-catalog");
+  const rows = results.filter((r) => r.bench === "routing-real");
+  const misses = results.filter((r) => r.bench === "routing-real-misses");
+  const methods = [...new Set(rows.map((r) => r.method))];
+  const catalogs = [...facts.map((f) => f.catalog), "all"];
+  const at = (method, catalog, form) =>
+    rows.find((r) => r.method === method && r.catalog === catalog && r.form === form);
+  const out = [];
+  out.push("### Routing quality: real catalogs");
+  out.push("");
+  out.push(
+    `Documents compiled with the real compiler into a temporary project: ${facts
+      .map(
+        (f) =>
+          `${f.catalog} ${f.endpoints} endpoints (${f.effects.read} read, ${f.effects.write} write, ${f.effects.destructive} destructive)`,
+      )
+      .join(
+        "; ",
+      )}. Summary requests: one per operation of the split, from the operation's own summary by the fixed rewrite rule ` +
+      `(${facts.map((f) => `${f.catalog} ${f.summaryRequests}`).join(", ")}); developer requests: typed by hand with their labelled operations ` +
+      `(${facts.map((f) => `${f.catalog} ${f.developerRequests}`).join(", ")}). All settings are the product default (\`${facts[0].defaultApi}\`). ` +
+      "Read-unsafe = of the read-intent requests whose labels include a read endpoint, the share with a write or destructive endpoint first (target 0). " +
+      "Summary cells: median over rewrite seeds (min–max).",
+  );
+  out.push("");
+  const cell = (row, metric) => (row === undefined ? "n/a" : spread(row[metric], pct));
+  out.push(
+    table([
+      [
+        "Method",
+        "Catalog",
+        "summary R@1",
+        "summary R@5",
+        "summary read-unsafe",
+        "developer R@1",
+        "developer R@5",
+        "developer read-unsafe",
+        "Rejected (summary / developer)",
+      ],
+      ...methods.flatMap((m) =>
+        catalogs.map((c) => {
+          const s = at(m, c, "summary");
+          const d = at(m, c, "developer");
+          return [
+            short(m),
+            c,
+            cell(s, "recall1"),
+            cell(s, "recall5"),
+            `${cell(s, "readUnsafe")} of ${s?.safetyCases.median ?? 0}`,
+            cell(d, "recall1"),
+            cell(d, "recall5"),
+            `${cell(d, "readUnsafe")} of ${d?.safetyCases.median ?? 0}`,
+            `${cell(s, "rejected")} / ${cell(d, "rejected")}`,
+          ];
+        }),
+      ),
+    ]),
+  );
+  if (misses.length > 0) {
+    out.push("");
+    out.push(
+      "SchemaRouter's developer-request misses (labelled operation not in the top 5) and read-unsafe first candidates:",
+    );
+    out.push("");
+    out.push(
+      table([
+        ["Request", "Catalog", "First candidate", "In top 5", "Read-unsafe"],
+        ...misses.map((m) => [
+          `\`${m.query}\``,
+          m.catalog,
+          m.top ?? "(none)",
+          m.inTop5 ? "yes" : "no",
+          m.unsafe ? "yes" : "",
+        ]),
+      ]),
+    );
+  }
+  return out.join("\n");
 }
 
 export function latencyText(rows) {
