@@ -103,7 +103,13 @@ function termsOf(entry: EndpointOfTool): EntryTerms {
 /** One thing the request asks for: a free-text need or a structured item. */
 type Requirement =
   | { readonly kind: "text"; readonly need: Need }
-  | { readonly kind: "semanticId"; readonly id: string; readonly units: ReadonlySet<string> }
+  | {
+      readonly kind: "semanticId";
+      readonly id: string;
+      readonly units: ReadonlySet<string>;
+      /** The request's free text when it has one need: its field attributes must be on the field. */
+      readonly text: Need | undefined;
+    }
   | { readonly kind: "field"; readonly name: string }
   | { readonly kind: "unit"; readonly unit: string; readonly code: string };
 
@@ -126,8 +132,10 @@ function requirementsOf(
     return out;
   }
   const units = new Set(unitsBelong ? (request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit) : []);
+  const needs = needsOf(request.query);
+  const text = ids.length === 1 && needs.length === 1 ? needs[0] : undefined;
   return [
-    ...ids.map((id): Requirement => ({ kind: "semanticId", id, units })),
+    ...ids.map((id): Requirement => ({ kind: "semanticId", id, units, text })),
     ...names.map((name): Requirement => ({ kind: "field", name })),
   ];
 }
@@ -226,6 +234,7 @@ function mergeAdjacent(gaps: readonly UncoveredConcept[]): UncoveredConcept[] {
 function structuredGaps(
   requirement: Exclude<Requirement, { kind: "text" }>,
   terms: EntryTerms,
+  attributes: ReadonlySet<string>,
 ): UncoveredConcept[] {
   const fields = terms.fields.map((f) => f.field);
   if (requirement.kind === "semanticId") {
@@ -251,7 +260,19 @@ function structuredGaps(
         },
       ];
     }
-    return [];
+    // Qualifier words of the text (words some ranked endpoint has only as a field attribute) must
+    // be on a field that declares the semantic ID ("solar radiation over 24h").
+    const asked = (requirement.text?.concepts ?? []).filter((c) => c.tokens.some((t) => attributes.has(t)));
+    const carriers = terms.fields.filter(({ field }) => field.semanticId === requirement.id);
+    const missing = asked.filter(
+      (c) => !carriers.some(({ terms: f }) => c.tokens.some((t) => f.tokens.has(t))),
+    );
+    return missing.map((c) => ({
+      concept: c.text,
+      kind: "qualifier" as const,
+      need: requirement.text!.text,
+      reason: `no endpoint declares a field with semantic ID ${requirement.id} qualified by "${c.text}"`,
+    }));
   }
   if (requirement.kind === "field") {
     const key = normalizeKey(requirement.name);
@@ -279,12 +300,18 @@ function structuredGaps(
 function gapsOf(
   requirement: Requirement,
   terms: EntryTerms,
-  known: ReadonlySet<string>,
+  known: Known,
   minCoverage: number,
 ): UncoveredConcept[] {
   return requirement.kind === "text"
-    ? textGaps(requirement.need, terms, known, minCoverage)
-    : structuredGaps(requirement, terms);
+    ? textGaps(requirement.need, terms, known.tokens, minCoverage)
+    : structuredGaps(requirement, terms, known.attributes);
+}
+
+/** Tokens of the ranked endpoints: all of them, and those some field has only as an attribute. */
+interface Known {
+  readonly tokens: ReadonlySet<string>;
+  readonly attributes: ReadonlySet<string>;
 }
 
 function boundedInteger(value: number | undefined, fallback: number, name: string): number {
@@ -334,8 +361,11 @@ function coverageOf(
   minConceptCoverage: number,
 ): CoverageReport {
   const terms = ranked.map(termsOf);
-  const known = new Set<string>();
-  for (const t of terms) for (const token of t.all) known.add(token);
+  const known = { tokens: new Set<string>(), attributes: new Set<string>() };
+  for (const t of terms) {
+    for (const token of t.all) known.tokens.add(token);
+    for (const token of t.all) if (!t.plain.has(token)) known.attributes.add(token);
+  }
   const covers = ranked.map(() => requirements.length === 0);
   const uncovered: UncoveredConcept[] = [];
   for (const requirement of requirements) {

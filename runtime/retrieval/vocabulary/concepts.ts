@@ -3,9 +3,10 @@
  * (docs/runtime/retrieval-and-planning.md, "Unsupported requests"): the request splits into needs at
  * "and", commas and semicolons; each need has its concept words (filler words and verbs dropped),
  * the units written in it (vocabulary/units.ts) and, per word, whether it may be an argument value
- * (a word after "for", a number, a proper noun such as `Busan` or `ACME`) rather than a concept.
+ * (a word after "for", a number, a name or code in capitals such as `ACME`, a capitalised word after
+ * "in"/"at"/"from" such as `Paris`) rather than a concept.
  */
-import { STOP_WORDS, stem, tokenize } from "../tokenize.js";
+import { STOP_WORDS, tokenize } from "../tokenize.js";
 import { DESTRUCTIVE_VERBS, READ_VERBS, WRITE_VERBS } from "./intent.js";
 import { synonymsOf } from "./synonyms.js";
 import { findUnits } from "./units.js";
@@ -141,12 +142,15 @@ const VALUE_SLOT_END: ReadonlySet<string> = new Set([
   "of",
 ]);
 
+/** A capitalised word right after one of these is a name ("in Paris", "from Seoul"). */
+const PLACE_BEFORE: ReadonlySet<string> = new Set(["in", "at", "from", "near", "around", "to", "of"]);
+
 export interface RequestedConcept {
   /** The word as the request wrote it. */
   readonly text: string;
   /** Its tokens: the word's own first, then its synonyms (any of them covers the concept). */
   readonly tokens: readonly string[];
-  /** The word may be an argument value (after "for", a number, a proper noun). */
+  /** The word may be an argument value (after "for", a number, a name or code in capitals). */
   readonly value: boolean;
 }
 
@@ -162,15 +166,17 @@ export interface Need {
   readonly units: readonly RequestedUnit[];
 }
 
+const UNKNOWN_UNIT =
+  /(^|\s)in\s+((?=[^\s,;]*[/\d]|[a-z]+[A-Z])[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/·.^*-]*)(?=[\s,;]|$)/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 const SEPARATOR = /\s+(?:and|&|as well as|plus)\s+|[,;]+/iu;
 
-function isProperNoun(word: string, first: boolean): boolean {
-  if (/\p{Lu}/u.test(word.slice(1))) return true;
-  return !first && /^\p{Lu}/u.test(word);
+/** A name or code written in capitals (`ACME`, `PBE`, `HSE06`, `GitHub`): possibly a value. */
+function isProperNoun(word: string): boolean {
+  return /^\p{Lu}[\p{Lu}\p{N}]+$/u.test(word) || /^\p{Lu}\p{Ll}+\p{Lu}/u.test(word);
 }
 
-function needOf(text: string, firstOfQuery: boolean): Need | undefined {
+function needOf(text: string): Need | undefined {
   const units: RequestedUnit[] = [];
   let rest = "";
   let at = 0;
@@ -180,21 +186,27 @@ function needOf(text: string, firstOfQuery: boolean): Need | undefined {
     at = mention.end;
   }
   rest += text.slice(at);
+  // A unit-shaped word after "in" that the unit vocabulary does not know (`MJ/m2`, `degR`) is still
+  // a requested unit: a field declaring another unit does not cover it.
+  rest = rest.replace(UNKNOWN_UNIT, (_whole, lead: string, unit: string) => {
+    units.push({ text: unit, code: unit });
+    return `${lead} , `;
+  });
   const concepts: RequestedConcept[] = [];
   let slot = false;
-  let first = firstOfQuery;
+  let previous = "";
   for (const match of rest.matchAll(WORD)) {
     const word = match[0].replace(/['’]s$/u, "");
     const lower = word.toLowerCase();
-    const wasFirst = first;
-    first = false;
     if (VALUE_SLOT_START.has(lower)) {
       slot = true;
       continue;
     }
     if (VALUE_SLOT_END.has(lower)) slot = false;
-    if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower) || FILLER_WORDS.has(stem(lower))) continue;
-    const value = slot || /^\p{N}+$/u.test(word) || isProperNoun(word, wasFirst);
+    const placed = PLACE_BEFORE.has(previous) && /^\p{Lu}/u.test(word);
+    previous = lower;
+    if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower)) continue;
+    const value = slot || placed || /^\p{N}+$/u.test(word) || isProperNoun(word);
     for (const token of tokenize(word)) {
       if (concepts.some((concept) => concept.tokens[0] === token)) continue;
       concepts.push({ text: word, tokens: [token, ...synonymsOf(token)], value });
@@ -210,8 +222,8 @@ export function needsOf(query: string): Need[] {
   query
     .normalize("NFKC")
     .split(SEPARATOR)
-    .forEach((part, i) => {
-      const need = needOf(part, i === 0);
+    .forEach((part) => {
+      const need = needOf(part);
       if (need !== undefined) needs.push(need);
     });
   return needs;
