@@ -239,18 +239,18 @@ function resolveSynonyms(catalog: Catalog, tokens: readonly string[]): { tokens:
  * Whole-name keys the request can match: every subset (up to MAX_NAME_TOKENS words) of its tokens
  * that some endpoint name has, in a fixed order (by size, then request order).
  */
-function wholeNameKeys(catalog: Catalog, tokens: readonly string[]): string[] {
+function wholeNameKeys(catalog: Catalog, tokens: readonly string[]): { key: string; size: number }[] {
   const named = tokens
     .filter((token) => {
       const id = catalog.vocabulary.get(token);
       return id !== undefined && (catalog.keyMasks[id]! & BIT.name) !== 0;
     })
     .slice(0, MAX_NAME_CANDIDATES);
-  const keys: string[] = [];
+  const keys: { key: string; size: number }[] = [];
   const pick: string[] = [];
   const walk = (from: number, size: number): void => {
     if (pick.length === size) {
-      keys.push(nameKey(pick));
+      keys.push({ key: nameKey(pick), size });
       return;
     }
     for (let i = from; i < named.length; i++) {
@@ -283,7 +283,13 @@ export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactO
       if (id !== undefined) terms.push(fixed(id, name, EXACT_WEIGHTS[name]));
     }
   };
-  exact(wholeNameKeys(catalog, tokens), "exactName");
+  // A whole-name match weighs by the share of the request the name explains ("stock" explains a
+  // third of "book titles and their stock", "repos/get" all of "get a repository").
+  for (const { key, size } of wholeNameKeys(catalog, tokens)) {
+    const id = catalog.vocabulary.get(key);
+    if (id !== undefined)
+      terms.push(fixed(id, "exactName", (EXACT_WEIGHTS.exactName * size) / tokens.length));
+  }
   exact((request.fields ?? []).map(fieldKey), "exactField");
   exact((request.semanticIds ?? []).map(semanticKey), "exactSemanticId");
   exact((request.units ?? []).map(unitKey), "exactUnit");
