@@ -143,12 +143,17 @@ export {
   type CapabilityCandidate,
   compactCandidateView,
   createRetriever,
+  DEFAULT_MIN_CONCEPT_COVERAGE,
   type EvidenceRequirements,
   RetrievalError,
   type RetrievalRequest,
   type RetrieveOptions,
   type Retriever,
+  type RouteOptions,
+  type RouteResult,
+  route,
   type StateAwareOptions,
+  type UncoveredConcept,
 } from "./retrieval/index.js";
 export type { BindingOf, BindingShapes } from "./router/binding-shapes.js";
 export type {

@@ -8,6 +8,7 @@ import { deepFreeze } from "../model/freeze.js";
 import type { Effect } from "../model/specs.js";
 import { checkRequest, RetrievalError } from "../retrieval/errors.js";
 import { createRetriever, type Retriever } from "../retrieval/retriever.js";
+import { type Assessment, assess } from "../retrieval/route.js";
 import type { CapabilityCandidate, RetrievalRequest } from "../retrieval/types.js";
 import { type ArgumentPlan, planArguments } from "./arguments.js";
 import { checkEvidence, coverageOf, requiredItems } from "./evidence.js";
@@ -40,6 +41,15 @@ export interface PlanOptions {
   /** A validated ModelQueryAnalyzer proposal. */
   readonly proposal?: QueryProposal;
   /**
+   * Refuse a request none of whose needs a ranked candidate covers (default true): the plan has no
+   * calls, `reason: "unsupported"` and `uncovered` naming what is missing. With some needs covered it
+   * plans those and lists the others in `uncovered` (docs/runtime/retrieval-and-planning.md,
+   * "Unsupported requests").
+   */
+  readonly rejectUnsupported?: boolean;
+  /** Share (0..1] of a need's concepts a candidate must cover (default 1). */
+  readonly minConceptCoverage?: number;
+  /**
    * Trusted availability state (router.plan passes the router's): a route cooling down is planned only
    * when no ready candidate can take its place, and is then marked with the cooldown's end
    * (docs/runtime/retrieval-and-planning.md, "Cooling-down routes").
@@ -54,6 +64,8 @@ export interface PlanContext {
   readonly options: PlanOptions;
   readonly required: readonly string[];
   readonly maxCalls: number;
+  /** Present when the request was refused as unsupported. */
+  readonly unsupported?: Assessment;
 }
 
 export interface Draft {
@@ -89,7 +101,7 @@ export function createContext(
   const merged = mergeProposal(request, options.proposal);
   const depth = bounded(options.depth, 25, 200, "depth");
   bounded(options.maxFallbacks, DEFAULT_MAX_FALLBACKS, 16, "maxFallbacks");
-  const context: PlanContext = {
+  const base: PlanContext = {
     retriever,
     request: merged,
     proposal: options.proposal,
@@ -103,12 +115,42 @@ export function createContext(
     ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
     ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
   });
+  const unsupported = unsupportedReport(retriever, merged, options, depth);
+  const context: PlanContext = unsupported === undefined ? base : { ...base, unsupported };
+  // Refused when no need is covered; with some covered, the plan covers those and lists the rest.
+  if (unsupported !== undefined && !unsupported.needs.some((need) => need.covers.some(Boolean)))
+    return { context, drafts: [] };
   const preferred = options.proposal?.route;
   const order = [
     ...ranked.filter((candidate) => candidate.route === preferred),
     ...ranked.filter((candidate) => candidate.route !== preferred),
   ];
   return { context, drafts: deferCoolingDown(order.map((candidate) => evaluate(context, candidate))) };
+}
+
+/**
+ * The coverage check of route.ts (docs/runtime/retrieval-and-planning.md, "Unsupported requests"),
+ * when it rejects the request. With a proposal that maps the request onto routes or declared fields,
+ * only those structured items are checked: the analyzer has read the free text.
+ */
+function unsupportedReport(
+  retriever: Retriever,
+  request: RetrievalRequest,
+  options: PlanOptions,
+  depth: number,
+): Assessment | undefined {
+  if (options.rejectUnsupported === false) return undefined;
+  const proposal = options.proposal;
+  const mapped =
+    proposal !== undefined &&
+    (proposal.route !== undefined || proposal.fields.length > 0 || proposal.semanticIds.length > 0);
+  const report = assess(retriever, mapped ? { ...request, query: "" } : request, {
+    depth,
+    ...(options.minConceptCoverage !== undefined ? { minConceptCoverage: options.minConceptCoverage } : {}),
+    ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
+    ...(options.isReady !== undefined ? { isReady: options.isReady } : {}),
+  });
+  return report.rejected ? report : undefined;
 }
 
 /**
@@ -267,7 +309,13 @@ export function assemble(
     .filter((draft) => !draft.evidence.satisfied)
     .map((draft) => ({ route: draft.candidate.route, reason: "evidence", missing: draft.evidence.missing }));
   const reason =
-    calls.length > 0 ? undefined : drafts.length === 0 ? "no-candidate" : "no-eligible-candidate";
+    calls.length > 0
+      ? undefined
+      : context.unsupported !== undefined && !context.unsupported.nothingRanked && drafts.length === 0
+        ? "unsupported"
+        : drafts.length === 0
+          ? "no-candidate"
+          : "no-eligible-candidate";
   return Object.freeze({
     calls: Object.freeze(calls),
     missingArguments: deepFreeze(missingArguments),
@@ -283,6 +331,9 @@ export function assemble(
       drafts.flatMap((draft) => (draft.cooling !== undefined ? [draft.cooling] : [])),
     ),
     ...(reason !== undefined ? { reason } : {}),
+    ...(context.unsupported !== undefined
+      ? { uncovered: deepFreeze([...context.unsupported.uncovered]) }
+      : {}),
   });
 }
 

@@ -134,6 +134,31 @@ export function selectFields(endpoint: EndpointSpec, request: RetrievalRequest):
     }
   }
 
+  // Depth narrowing: of fields matched by the same tokens, the shallowest wins — `title` selects the
+  // top-level `title`, not also `author.books[].title` (an ancestor is left to the cover rule below;
+  // docs/runtime/retrieval-and-planning.md, "Field-first planning").
+  const depthOf = (match: FieldMatch): number => match.field.path.filter((s) => s !== "*").length;
+  const level = [...selected];
+  for (const match of level) {
+    const mine = signal.get(match);
+    if (!narrowable(match) || mine === undefined || mine.size === 0) continue;
+    const shallower = level.find((other) => {
+      const theirs = signal.get(other);
+      return (
+        other !== match &&
+        theirs !== undefined &&
+        depthOf(other) < depthOf(match) &&
+        !other.field.path.every((segment, i) => match.field.path[i] === segment) &&
+        theirs.size === mine.size &&
+        [...mine].every((t) => theirs.has(t))
+      );
+    });
+    if (shallower !== undefined) {
+      selected.delete(match);
+      dropped.push({ field: match.field.id, reason: `deeper-than:${shallower.field.id}` });
+    }
+  }
+
   if (selected.size === 0) {
     for (const match of matches) {
       addReason(

@@ -6,6 +6,7 @@
 
 import type { ArgumentSupplier } from "../graph/suppliers.js";
 import type { Effect, ParameterLocation, SourceKind, ToolCall } from "../model/specs.js";
+import type { UncoveredConcept } from "../retrieval/route.js";
 import type { ScoreComponent } from "../retrieval/types.js";
 
 /** How a call's fields were chosen. */
@@ -157,6 +158,15 @@ export interface ExecutionPlan {
    * them; one is planned only when nothing ready covers its need (its explanation has `coolingDown`).
    */
   readonly coolingDown: readonly CoolingDownRoute[];
-  /** Why nothing was planned (only when `calls` is empty). */
-  readonly reason?: "no-candidate" | "no-eligible-candidate";
+  /**
+   * Why nothing was planned (only when `calls` is empty). `unsupported`: some need of the request is
+   * covered by no ranked candidate; `uncovered` names it (also listed with `no-candidate`, when nothing
+   * matched the request at all).
+   */
+  readonly reason?: "no-candidate" | "no-eligible-candidate" | "unsupported";
+  /**
+   * Each requested concept no ranked candidate covers: with `reason: "unsupported"` (or
+   * `"no-candidate"`), or next to calls that cover the request's other needs.
+   */
+  readonly uncovered?: readonly UncoveredConcept[];
 }

@@ -5,8 +5,10 @@
  * leave this module.
  */
 import type { FieldSpec } from "../model/specs.js";
-import { normalizeKey, tokenize } from "./tokenize.js";
+import { normalizeKey, tokenize, tokenizeQuery, unitTokens } from "./tokenize.js";
 import type { RetrievalRequest } from "./types.js";
+import { synonymsOf } from "./vocabulary/synonyms.js";
+import { canonicalUnit } from "./vocabulary/units.js";
 
 export interface FieldTerms {
   /** Every token that matches the field. */
@@ -34,7 +36,12 @@ export function fieldTerms(field: FieldSpec): FieldTerms {
     add(segment, i === segments.length - 1 ? [tokens, nameTokens] : [tokens]);
   });
   add(field.semanticId, [tokens]);
-  add(field.unit, [tokens, attributeTokens]);
+  if (field.unit !== undefined) {
+    for (const token of unitTokens(field.unit)) {
+      tokens.add(token);
+      attributeTokens.add(token);
+    }
+  }
   add(field.dimensions, [tokens, attributeTokens]);
   for (const [key, value] of Object.entries(field.qualifiers ?? {})) {
     add(key, [tokens, attributeTokens]);
@@ -47,7 +54,7 @@ export function fieldTerms(field: FieldSpec): FieldTerms {
 export interface FieldMatch {
   readonly field: FieldSpec;
   readonly terms: FieldTerms;
-  /** Query tokens (from the request text) that the field matches, in query order. */
+  /** Query tokens (from the request text, or a synonym of one) that the field matches, in query order. */
   readonly tokens: readonly string[];
   /** Explicit request items the field satisfies: `field:<name>` or `semanticId:<id>`. */
   readonly requested: readonly string[];
@@ -57,8 +64,9 @@ export interface FieldMatch {
 
 /** Matches every declared field against the request; one result per field, in declaration order. */
 export function matchFields(fields: readonly FieldSpec[], request: RetrievalRequest): FieldMatch[] {
-  const queryTokens = tokenize(request.query);
-  const units = new Set(request.units ?? []);
+  const written = tokenizeQuery(request.query);
+  const queryTokens = [...new Set([...written, ...written.flatMap((token) => synonymsOf(token))])];
+  const units = new Set((request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit));
   const semanticIds = new Set(request.semanticIds ?? []);
   return fields.map((field) => {
     const terms = fieldTerms(field);
@@ -75,7 +83,7 @@ export function matchFields(fields: readonly FieldSpec[], request: RetrievalRequ
       terms,
       tokens: queryTokens.filter((token) => terms.tokens.has(token)),
       requested,
-      unitRequested: field.unit !== undefined && units.has(field.unit),
+      unitRequested: field.unit !== undefined && units.has(canonicalUnit(field.unit) ?? field.unit),
     };
   });
 }

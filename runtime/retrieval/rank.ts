@@ -100,7 +100,8 @@ function accumulate(
       const local = touched[j]!;
       const offset = local * STRIDE;
       const index = base + local;
-      if (admit(index)) consider(index, finishRow(rows, offset, query), rows, offset);
+      if (admit(index))
+        consider(index, finishRow(rows, offset, query, effectOf(catalog, index)), rows, offset);
       for (let slot = offset; slot < offset + STRIDE; slot++) rows[slot] = 0;
       marked[local] = 0;
     }

@@ -28,6 +28,7 @@
 import {
   BIT,
   type Catalog,
+  effectOf,
   fieldKey,
   LEXICAL_MASK,
   maskOf,
@@ -35,8 +36,11 @@ import {
   semanticUnitKey,
   unitKey,
 } from "./surface.js";
-import { tokenize } from "./tokenize.js";
+import { MAX_NAME_TOKENS, nameKey } from "./surface-builder.js";
+import { tokenize, tokenizeQuery, unitTokens } from "./tokenize.js";
 import type { RetrievalRequest, ScoreComponent } from "./types.js";
+import { type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
+import { synonymsOf } from "./vocabulary/synonyms.js";
 
 type LexicalComponent =
   | "name"
@@ -61,8 +65,25 @@ export const LEXICAL_WEIGHTS: Readonly<Record<LexicalComponent, number>> = {
 };
 
 /** Fixed bonus per exact match of a requested field, semantic ID or unit. */
-export const EXACT_WEIGHTS = { exactField: 4, exactSemanticId: 5, exactUnit: 3, exactFieldUnit: 3 } as const;
+export const EXACT_WEIGHTS = {
+  exactName: 8,
+  exactField: 4,
+  exactSemanticId: 5,
+  exactUnit: 3,
+  exactFieldUnit: 3,
+} as const;
+/** Request tokens (those some endpoint name has) whose subsets are tried as whole-name keys. */
+const MAX_NAME_CANDIDATES = 12;
 export const COVERAGE_WEIGHT = 2;
+/** Share of a token's lexical weights that a synonym added for it gets (vocabulary/synonyms.ts). */
+export const SYNONYM_WEIGHT = 0.5;
+/**
+ * Intent bonus: an endpoint whose locked effect fits the request's intent (vocabulary/intent.ts)
+ * gains this share of its other components' sum, times the fit (1 or ½). Relative, so it decides
+ * between endpoints that score comparably and never lifts a weak match over a strong one; zero on an
+ * endpoint that matched nothing, so it never adds a candidate.
+ */
+export const INTENT_WEIGHT = 0.25;
 /** Weight of a same-field (concept token, unit token) pair (multiplied by the pair's IDF, over |U|). */
 export const SAME_FIELD_UNIT_WEIGHT = 1;
 
@@ -79,11 +100,13 @@ const LEXICAL_ORDER: readonly LexicalComponent[] = [
 /** Summation order of the final score (fixed, so both modes produce bit-identical floats). */
 export const COMPONENT_ORDER: readonly ScoreComponent[] = [
   ...LEXICAL_ORDER,
+  "exactName",
   "exactField",
   "exactSemanticId",
   "exactUnit",
   "exactFieldUnit",
   "sameFieldUnit",
+  "intent",
   "coverage",
 ];
 
@@ -94,6 +117,8 @@ export const COMPONENT_ORDER: readonly ScoreComponent[] = [
  */
 export interface QueryTerm {
   readonly id: number;
+  /** A lexical token counts towards coverage (a synonym added for a request token does not). */
+  readonly counts: boolean;
   readonly weights: Float64Array | undefined;
   readonly bit: number;
   readonly slot: number;
@@ -110,6 +135,8 @@ export interface CompiledQuery {
    * sees the same additions in the same order.
    */
   readonly terms: readonly QueryTerm[];
+  /** The request's intent, from its verbs (absent for an exact-keys-only query). */
+  readonly intent: Intent | undefined;
 }
 
 export interface Scored {
@@ -124,17 +151,16 @@ function distinct<T>(values: Iterable<T>): T[] {
 
 /** Tokens of everything in the request that takes part in ranking (arguments never do). */
 export function requestTokens(request: RetrievalRequest): string[] {
-  const texts = [
-    request.query,
-    ...(request.fields ?? []),
-    ...(request.semanticIds ?? []),
-    ...(request.units ?? []),
-  ];
-  return distinct(texts.flatMap((text) => tokenize(text)));
+  return distinct([
+    ...tokenizeQuery(request.query),
+    ...[...(request.fields ?? []), ...(request.semanticIds ?? [])].flatMap((text) => tokenize(text)),
+    ...(request.units ?? []).flatMap((unit) => unitTokens(unit)),
+  ]);
 }
 
 const SLOT = (name: ScoreComponent): number => COMPONENT_ORDER.indexOf(name);
 const COVERAGE_SLOT = SLOT("coverage");
+const INTENT_SLOT = SLOT("intent");
 const PRESENT_SLOT = COMPONENT_ORDER.length;
 /** Row width of score sums: one slot per component, then the number of request tokens present. */
 export const STRIDE = COMPONENT_ORDER.length + 1;
@@ -144,7 +170,7 @@ const CONCEPT_BITS = BIT.field | BIT.semanticId;
 const idfOf = (n: number, df: number): number => 1 + Math.log(n / df);
 
 function fixed(id: number, name: ScoreComponent & keyof typeof BIT, weight: number): QueryTerm {
-  return { id, weights: undefined, bit: BIT[name], slot: SLOT(name), weight };
+  return { id, counts: false, weights: undefined, bit: BIT[name], slot: SLOT(name), weight };
 }
 
 /** The same-field pair terms of the request's known tokens (see the module comment). */
@@ -167,32 +193,103 @@ function sameFieldTerms(catalog: Catalog, known: readonly number[]): QueryTerm[]
   return terms;
 }
 
+const knownId = (catalog: Catalog, token: string): number | undefined => {
+  const id = catalog.vocabulary.get(token);
+  return id === undefined || catalog.documentFrequency[id] === 0 ? undefined : id;
+};
+
+function lexical(catalog: Catalog, id: number, share: number, counts: boolean): QueryTerm {
+  const idf = idfOf(catalog.entries.length, catalog.documentFrequency[id]!);
+  return {
+    id,
+    counts,
+    weights: Float64Array.from(LEXICAL_ORDER, (c) => LEXICAL_WEIGHTS[c] * idf * share),
+    bit: LEXICAL_MASK,
+    slot: PRESENT_SLOT,
+    weight: 1,
+  };
+}
+
+/**
+ * The request's tokens after synonym resolution: a token the catalog does not know is replaced by
+ * its first alternative the catalog knows ("warm" → temperature), or dropped when that alternative
+ * is already requested; other tokens stay. Returns the tokens and the synonyms to add for known ones.
+ */
+function resolveSynonyms(catalog: Catalog, tokens: readonly string[]): { tokens: string[]; added: string[] } {
+  const out: string[] = [];
+  const pending: string[] = [];
+  for (const token of tokens) {
+    const alternatives = synonymsOf(token);
+    if (knownId(catalog, token) !== undefined || alternatives.length === 0) {
+      out.push(token);
+      pending.push(...alternatives);
+      continue;
+    }
+    const replacement = alternatives.find((alternative) => knownId(catalog, alternative) !== undefined);
+    if (replacement === undefined) out.push(token);
+    else if (!tokens.includes(replacement) && !out.includes(replacement)) out.push(replacement);
+  }
+  const added = distinct(pending).filter(
+    (token) => !out.includes(token) && knownId(catalog, token) !== undefined,
+  );
+  return { tokens: out, added };
+}
+
+/**
+ * Whole-name keys the request can match: every subset (up to MAX_NAME_TOKENS words) of its tokens
+ * that some endpoint name has, in a fixed order (by size, then request order).
+ */
+function wholeNameKeys(catalog: Catalog, tokens: readonly string[]): { key: string; size: number }[] {
+  const named = tokens
+    .filter((token) => {
+      const id = catalog.vocabulary.get(token);
+      return id !== undefined && (catalog.keyMasks[id]! & BIT.name) !== 0;
+    })
+    .slice(0, MAX_NAME_CANDIDATES);
+  const keys: { key: string; size: number }[] = [];
+  const pick: string[] = [];
+  const walk = (from: number, size: number): void => {
+    if (pick.length === size) {
+      keys.push({ key: nameKey(pick), size });
+      return;
+    }
+    for (let i = from; i < named.length; i++) {
+      pick.push(named[i]!);
+      walk(i + 1, size);
+      pick.pop();
+    }
+  };
+  for (let size = 1; size <= Math.min(MAX_NAME_TOKENS, named.length); size++) walk(0, size);
+  return keys;
+}
+
 /** Compiles a request against the catalog vocabulary; `exactOnly` keeps only the exact keys. */
 export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactOnly = false): CompiledQuery {
-  const tokens = exactOnly ? [] : requestTokens(request);
-  const n = catalog.entries.length;
+  const resolved = exactOnly ? { tokens: [], added: [] } : resolveSynonyms(catalog, requestTokens(request));
+  const tokens = resolved.tokens;
   const terms: QueryTerm[] = [];
   const known: number[] = [];
   for (const token of tokens) {
-    const id = catalog.vocabulary.get(token);
-    const df = id === undefined ? 0 : catalog.documentFrequency[id]!;
-    if (id === undefined || df === 0) continue;
-    const idf = idfOf(n, df);
+    const id = knownId(catalog, token);
+    if (id === undefined) continue;
     known.push(id);
-    terms.push({
-      id,
-      weights: Float64Array.from(LEXICAL_ORDER, (c) => LEXICAL_WEIGHTS[c] * idf),
-      bit: LEXICAL_MASK,
-      slot: PRESENT_SLOT,
-      weight: 1,
-    });
+    terms.push(lexical(catalog, id, 1, true));
   }
+  for (const token of resolved.added)
+    terms.push(lexical(catalog, knownId(catalog, token)!, SYNONYM_WEIGHT, false));
   const exact = (keys: readonly string[], name: keyof typeof EXACT_WEIGHTS): void => {
     for (const key of distinct(keys)) {
       const id = catalog.vocabulary.get(key);
       if (id !== undefined) terms.push(fixed(id, name, EXACT_WEIGHTS[name]));
     }
   };
+  // A whole-name match weighs by the share of the request the name explains ("stock" explains a
+  // third of "book titles and their stock", "repos/get" all of "get a repository").
+  for (const { key, size } of wholeNameKeys(catalog, tokens)) {
+    const id = catalog.vocabulary.get(key);
+    if (id !== undefined)
+      terms.push(fixed(id, "exactName", (EXACT_WEIGHTS.exactName * size) / tokens.length));
+  }
   exact((request.fields ?? []).map(fieldKey), "exactField");
   exact((request.semanticIds ?? []).map(semanticKey), "exactSemanticId");
   exact((request.units ?? []).map(unitKey), "exactUnit");
@@ -202,7 +299,7 @@ export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactO
   }
   exact(pairs, "exactFieldUnit");
   terms.push(...sameFieldTerms(catalog, known));
-  return { tokens, terms };
+  return { tokens, terms, intent: exactOnly ? undefined : intentOf(request.query) };
 }
 
 /** Applies one term to an endpoint on which the term's key has component mask `mask`. */
@@ -213,19 +310,27 @@ export function applyTerm(term: QueryTerm, mask: number, sums: Float64Array, off
     return;
   }
   if ((mask & LEXICAL_MASK) === 0) return;
-  sums[offset + PRESENT_SLOT]!++;
+  if (term.counts) sums[offset + PRESENT_SLOT]!++;
   for (let c = 0; c < LEXICAL_BITS.length; c++) {
     if ((mask & LEXICAL_BITS[c]!) !== 0) sums[offset + c]! += weights[c]!;
   }
 }
 
 /**
- * Completes the row at `offset` once every term was applied: sets the coverage component and returns
- * the total, summed in COMPONENT_ORDER (0 when nothing matched).
+ * Completes the row at `offset` once every term was applied to the endpoint whose locked effect is
+ * `effect`: sets the coverage and intent components and returns the total, summed in COMPONENT_ORDER
+ * (0 when nothing matched).
  */
-export function finishRow(sums: Float64Array, offset: number, query: CompiledQuery): number {
+export function finishRow(sums: Float64Array, offset: number, query: CompiledQuery, effect: string): number {
   const present = sums[offset + PRESENT_SLOT]!;
   if (present > 0) sums[offset + COVERAGE_SLOT] = (COVERAGE_WEIGHT * present) / query.tokens.length;
+  const fit = query.intent === undefined ? 0 : intentFit(query.intent, effect);
+  if (fit > 0) {
+    let base = 0;
+    for (let slot = 0; slot < COMPONENT_ORDER.length; slot++)
+      if (slot !== INTENT_SLOT) base += sums[offset + slot]!;
+    if (base > 0) sums[offset + INTENT_SLOT] = INTENT_WEIGHT * fit * base;
+  }
   let score = 0;
   for (let slot = 0; slot < COMPONENT_ORDER.length; slot++) score += sums[offset + slot]!;
   return score;
@@ -248,7 +353,7 @@ export function scoreEntry(
 ): number {
   sums.fill(0);
   for (const term of query.terms) applyTerm(term, maskOf(catalog, index, term.id), sums, 0);
-  return finishRow(sums, 0, query);
+  return finishRow(sums, 0, query, effectOf(catalog, index));
 }
 
 /** Number of request tokens present, from a finished row. */

@@ -4,14 +4,15 @@
  * (concept token, unit token) pair keys, and merges them into one sorted row per endpoint.
  */
 import type { RegistryEntry } from "../load/registry.js";
-import { normalizeKey, tokenize } from "./tokenize.js";
+import { normalizeKey, tokenize, unitTokens } from "./tokenize.js";
+import { canonicalUnit } from "./vocabulary/units.js";
 
 /**
  * Version of what the surface holds for an endpoint (tokenizer, vocabularies, keys, component bits).
  * Bump it with any change to `tokenize`, `addEntry` or the keys: a retrieval index stored at compile
  * time records it, and one built by another version is never used (docs/runtime/retrieval-and-planning.md).
  */
-export const SURFACE_VERSION = 1;
+export const SURFACE_VERSION = 2;
 
 /** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */
 export const BIT = {
@@ -28,15 +29,39 @@ export const BIT = {
   exactUnit: 1024,
   exactFieldUnit: 2048,
   sameFieldUnit: 4096,
+  exactName: 8192,
 } as const;
 export const LEXICAL_MASK = 0xff;
 
 /** Exact-match keys live in the vocabulary under prefixes no token can have (tokens are alphanumeric). */
 export const fieldKey = (name: string): string => `f:${normalizeKey(name)}`;
 export const semanticKey = (id: string): string => `s:${id}`;
-export const unitKey = (unit: string): string => `u:${unit}`;
+/** Units are keyed by their canonical code when the unit vocabulary knows them (`degC` = `Cel`). */
+const unitCode = (unit: string): string => canonicalUnit(unit) ?? unit;
+export const unitKey = (unit: string): string => `u:${unitCode(unit)}`;
+/** Endpoint names with more tokens than this get no whole-name key. */
+export const MAX_NAME_TOKENS = 6;
+
+/**
+ * The whole-name key of a set of name tokens (sorted, so any order of the same words meets). An
+ * endpoint's name is keyed by its distinct separator/camelCase parts, stemmed (`repos/get` →
+ * get + repository), so a request that names every word of it matches the key.
+ */
+export const nameKey = (tokens: readonly string[]): string => `n:${[...tokens].sort().join("\u0000")}`;
+
+/** The distinct name parts of an endpoint name (stemmed, canonical, stop words dropped). */
+export function nameParts(name: string): string[] {
+  return [
+    ...new Set(
+      normalizeKey(name)
+        .split("_")
+        .flatMap((part) => tokenize(part)),
+    ),
+  ];
+}
+
 /** One field carrying both a requested semantic ID and a requested unit. */
-export const semanticUnitKey = (id: string, unit: string): string => `su:${id}\u0000${unit}`;
+export const semanticUnitKey = (id: string, unit: string): string => `su:${id}\u0000${unitCode(unit)}`;
 
 /** A growable Uint32Array (amortized doubling). */
 export class Column {
@@ -53,7 +78,7 @@ export class Column {
 }
 
 /** Pending (key, component) pairs are packed as `id * PACK + bit` and merged per endpoint. */
-const PACK = 8192;
+const PACK = 16384;
 
 function addDistinct(into: number[] | undefined, ids: readonly number[]): void {
   if (into === undefined) return;
@@ -118,6 +143,13 @@ export class SurfaceBuilder {
     addDistinct(into, ids);
   }
 
+  /** Adds already-made tokens under `bit`; also collects their ids into `into`. */
+  tokens(tokens: readonly string[], bit: number, into?: number[]): void {
+    const ids = tokens.map((token) => this.idOf(token));
+    this.addIds(ids, bit);
+    addDistinct(into, ids);
+  }
+
   /** Adds the pair key of every (concept token, unit token) that one field carries. */
   sameField(concept: readonly number[], units: readonly number[]): void {
     for (const c of concept) {
@@ -159,6 +191,8 @@ export class SurfaceBuilder {
 export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   const { tool, endpoint } = entry;
   builder.text(endpoint.name, BIT.name);
+  const parts = nameParts(endpoint.name);
+  if (parts.length > 0 && parts.length <= MAX_NAME_TOKENS) builder.key(nameKey(parts), BIT.exactName);
   builder.tool(tool);
   builder.text(endpoint.description, BIT.description);
   for (const parameter of endpoint.parameters) {
@@ -183,7 +217,7 @@ export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
       builder.key(semanticKey(field.semanticId), BIT.exactSemanticId);
     }
     if (field.unit !== undefined) {
-      builder.text(field.unit, BIT.unit, units);
+      builder.tokens(unitTokens(field.unit), BIT.unit, units);
       builder.key(unitKey(field.unit), BIT.exactUnit);
       if (field.semanticId !== undefined)
         builder.key(semanticUnitKey(field.semanticId, field.unit), BIT.exactFieldUnit);

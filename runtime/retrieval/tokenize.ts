@@ -1,8 +1,19 @@
 /**
  * The one tokenizer used on both sides of retrieval (catalog surfaces and requests): lower-case,
  * split on every non-letter/digit character (snake, kebab, dots, slashes, spaces), split camelCase
- * and acronym boundaries, drop a small stop-word list, and apply a light plural stemmer.
+ * and acronym boundaries, drop a small stop-word list, stem inflections (vocabulary/stem.ts) and
+ * canonicalise abbreviations (vocabulary/synonyms.ts). Units get one canonical token each
+ * (vocabulary/units.ts): a declared unit through `unitTokens`, a unit written in a query through
+ * `tokenizeQuery` (docs/runtime/retrieval-and-planning.md, "Vocabularies").
  */
+import { stem as stemWord } from "./vocabulary/stem.js";
+import { canonicalWord } from "./vocabulary/synonyms.js";
+import { canonicalUnit, findUnits, unitToken } from "./vocabulary/units.js";
+
+/** The stemmed, canonical form of one lower-case word (`repos` → `repository`, `closing` → `close`). */
+export function stem(token: string): string {
+  return canonicalWord(stemWord(token));
+}
 
 /** Words too common in requests and descriptions to say anything about a capability. */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -61,21 +72,6 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const CAMEL = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+\p{Ll}*|\p{Ll}+/gu;
 
 /**
- * Light plural stemming: `ies` → `y`, `sses` → `ss`, and a final `s` (not `ss`, `us`, `is`) is
- * dropped on words longer than three letters. Deliberately conservative: it never merges words that
- * differ in anything but number.
- */
-export function stem(token: string): string {
-  if (token.length <= 3 || /\p{N}/u.test(token)) return token;
-  if (token.endsWith("ies") && token.length > 4) return `${token.slice(0, -3)}y`;
-  if (token.endsWith("sses")) return token.slice(0, -2);
-  if (token.endsWith("s") && !token.endsWith("ss") && !token.endsWith("us") && !token.endsWith("is")) {
-    return token.slice(0, -1);
-  }
-  return token;
-}
-
-/**
  * Tokens of `text` in first-occurrence order, without duplicates. A camelCase word yields its parts
  * and the whole lower-cased word (`hPa` → `hpa`, `h`, `pa`), so both spellings match.
  */
@@ -95,6 +91,38 @@ export function tokenize(text: string): string[] {
     push(word);
     if (parts.length > 1) for (const part of parts) push(part);
   }
+  return out;
+}
+
+/**
+ * Tokens of a declared or requested unit: its words (`degC` → degc, deg, c) and, when the unit
+ * vocabulary knows it, its canonical unit token (`unit:Cel`).
+ */
+export function unitTokens(unit: string): string[] {
+  const tokens = tokenize(unit);
+  const code = canonicalUnit(unit);
+  if (code !== undefined && !tokens.includes(unitToken(code))) tokens.push(unitToken(code));
+  return tokens;
+}
+
+/**
+ * Tokens of a request's free text: like `tokenize`, except that each unit written in it ("in
+ * degrees Celsius", "in K", "€") becomes its canonical unit token in place of its words.
+ */
+export function tokenizeQuery(text: string): string[] {
+  const mentions = findUnits(text);
+  if (mentions.length === 0) return tokenize(text);
+  const out: string[] = [];
+  const add = (tokens: readonly string[]): void => {
+    for (const token of tokens) if (!out.includes(token)) out.push(token);
+  };
+  let at = 0;
+  for (const mention of mentions) {
+    add(tokenize(text.slice(at, mention.start)));
+    add([unitToken(mention.code)]);
+    at = mention.end;
+  }
+  add(tokenize(text.slice(at)));
   return out;
 }
 

@@ -47,11 +47,13 @@ export type ScoreComponent =
   | "semanticId"
   | "unit"
   | "qualifier"
+  | "exactName"
   | "exactField"
   | "exactSemanticId"
   | "exactUnit"
   | "exactFieldUnit"
   | "sameFieldUnit"
+  | "intent"
   | "coverage";
 
 export interface CapabilityCandidate {

@@ -13,7 +13,8 @@ describe("field-first selection", () => {
     );
     expect(call.fields).toEqual(["station", "temperature"]);
     expect(why.fieldSelection).toBe("matched");
-    expect(why.fieldReasons).toEqual({ station: ["identifier"], temperature: ["matched:temperature"] });
+    // Reasons name the matched token, stemmed (vocabulary/stem.ts): "temperatur".
+    expect(why.fieldReasons).toEqual({ station: ["identifier"], temperature: ["matched:temperatur"] });
   });
 
   it("keeps all declared fields when no field matched", () => {
@@ -96,7 +97,7 @@ describe("field-first selection", () => {
     const byUnit = only(plan(temps, { query: "temperature and humidity", units: ["K", "%"] }));
     expect(byUnit.call.fields).toEqual(["id", "temperature_k", "humidity"]);
     expect(byUnit.why.droppedFields).toEqual([{ field: "temperature_c", reason: "unit-not-requested" }]);
-    expect(byUnit.why.fieldReasons.temperature_k).toEqual(["matched:temperature", "unit:K"]);
+    expect(byUnit.why.fieldReasons.temperature_k).toEqual(["matched:temperatur", "unit:K"]);
     const byQualifier = only(plan(temps, { query: "wind speed at 10m" }));
     expect(byQualifier.call.fields).toEqual(["id", "wind_speed_10m"]);
     expect(byQualifier.why.droppedFields).toEqual([

@@ -7,8 +7,12 @@ import {
   COMPONENT_ORDER,
   createRetriever,
   type RetrievalRequest,
+  route,
   SAME_FIELD_UNIT_WEIGHT,
+  synonymsOf,
   tokenize,
+  tokenizeQuery,
+  unitTokens as unitTokensOf,
 } from "../../../runtime/retrieval/index.js";
 import { endpoint, generatedCatalog, param, registryOf, tool } from "../../fixtures/catalogs.js";
 
@@ -40,6 +44,11 @@ const WORDS = [
   "wx:air_temperature",
   "Ümlaut",
   "x",
+  "degrees Celsius",
+  "in kelvin",
+  "warm",
+  "closing",
+  "repositories",
 ];
 const word = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...WORDS) },
@@ -144,7 +153,9 @@ function sameFieldOracle(registry: Registry, request: RetrievalRequest): Map<str
         ...f.path.filter((s) => s !== "*"),
         f.semanticId,
       ]);
-      const units = tokensOf([f.unit, f.dimensions]);
+      const units = [
+        ...new Set([...(f.unit === undefined ? [] : unitTokensOf(f.unit)), ...tokensOf([f.dimensions])]),
+      ];
       for (const c of concept) conceptTokens.add(c);
       for (const u of units) unitTokens.add(u);
       for (const c of concept) for (const u of units) pairs.add(`${c}\u0000${u}`);
@@ -153,12 +164,46 @@ function sameFieldOracle(registry: Registry, request: RetrievalRequest): Map<str
   });
   const df = new Map<string, number>();
   for (const pairs of pairsOf) for (const pair of pairs) df.set(pair, (df.get(pair) ?? 0) + 1);
-  const asked = tokensOf([
-    request.query,
-    ...(request.fields ?? []),
-    ...(request.semanticIds ?? []),
-    ...(request.units ?? []),
-  ]);
+  // Request tokens as documented: units written in the query and requested units are canonical
+  // unit tokens; a token no endpoint has is replaced by its first synonym some endpoint has.
+  const surface = new Set(
+    entries.flatMap(({ tool: t, endpoint: ep }) =>
+      tokensOf([
+        ep.name,
+        ep.description,
+        t.name,
+        t.namespace,
+        t.provider,
+        t.accessMode,
+        t.description,
+        ...ep.parameters.flatMap((p) => [p.name, p.description]),
+        ...ep.fields.flatMap((f) => [
+          f.id,
+          ...(f.aliases ?? []),
+          ...f.path.filter((s) => s !== "*"),
+          f.description,
+          f.semanticId,
+          f.dimensions,
+          ...Object.entries(f.qualifiers ?? {}).flat(),
+        ]),
+        ...ep.fields.flatMap((f) => (f.unit === undefined ? [] : unitTokensOf(f.unit))),
+      ]),
+    ),
+  );
+  const raw = [
+    ...new Set([
+      ...tokenizeQuery(request.query),
+      ...tokensOf([...(request.fields ?? []), ...(request.semanticIds ?? [])]),
+      ...(request.units ?? []).flatMap((u) => unitTokensOf(u)),
+    ]),
+  ];
+  const asked: string[] = [];
+  for (const t of raw) {
+    const replacement = surface.has(t) ? undefined : synonymsOf(t).find((s) => surface.has(s));
+    const token = replacement ?? t;
+    if (replacement !== undefined && raw.includes(replacement)) continue;
+    if (!asked.includes(token)) asked.push(token);
+  }
   const concepts = asked.filter((t) => conceptTokens.has(t));
   const units = asked.filter((t) => unitTokens.has(t));
   const out = new Map<string, number>();
@@ -219,6 +264,12 @@ describe("index mode and exhaustive mode", () => {
               if (oracle.has(route) && admitted.has(entry.endpoint.effect)) expect(routes).toContain(route);
             }
             if (a.some((c) => c.scoreComponents.sameFieldUnit !== undefined)) withSameField++;
+            // Rejection and its explanation read only the ranked lists: identical in both modes.
+            const routed = (r: typeof indexed) => {
+              const out = route(r, request, { k });
+              return { ...out, candidates: view(out.candidates) };
+            };
+            expect(routed(indexed)).toEqual(routed(exhaustive));
           }
         },
       ),

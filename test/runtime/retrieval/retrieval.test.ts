@@ -98,15 +98,18 @@ const registry = registryOf([weather, github, files], { github: "openapi", weath
 
 describe("tokenize", () => {
   it.each([
-    ["getUserProfile", ["getuserprofile", "get", "user", "profile"]],
+    // Inflectional stemming (Porter steps 1 and 5, vocabulary/stem.ts) drops a final silent "e".
+    ["getUserProfile", ["getuserprofil", "get", "user", "profil"]],
     ["stargazers_count", ["stargazer", "count"]],
-    ["repos/get", ["repo", "get"]],
-    ["wx:air-temperature.max", ["wx", "air", "temperature", "max"]],
+    // Abbreviations take their full word (vocabulary/synonyms.ts): repos → repository.
+    ["repos/get", ["repository", "get"]],
+    ["wx:air-temperature.max", ["wx", "air", "temperatur", "max"]],
     ["HTTPServer", ["httpserver", "http", "server"]],
     ["What is the weather in the city?", ["weather", "city"]],
-    // Light stemming: plurals only, conservative ("statuses" keeps its "e").
-    ["categories statuses classes", ["category", "statuse", "class"]],
-    ["temperature at 2m", ["temperature", "2m"]],
+    // Plurals, -ed and -ing: "statuses" and "status" meet; "closing" and "close" meet.
+    ["categories statuses classes", ["category", "status", "class"]],
+    ["temperature at 2m", ["temperatur", "2m"]],
+    ["closing prices, close price", ["close", "price"]],
   ])("%s", (text, want) => {
     expect(tokenize(text)).toEqual(want);
   });
@@ -297,6 +300,7 @@ describe("retrieve", () => {
   it("scores only exact keys in exactOnly mode", () => {
     const request = { query: "weather humidity", semanticIds: ["wx:relative_humidity"] };
     const exact = retriever.rankedEntries(request, { exactOnly: true });
+    // Only the exact semantic-ID bonus: no lexical tokens and no intent in exactOnly mode.
     expect(exact.map((e) => [e.route, e.score])).toEqual([["weather.current", 5]]);
     expect(retriever.rankedEntries(request).length).toBeGreaterThan(1);
   });

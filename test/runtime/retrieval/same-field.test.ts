@@ -32,8 +32,9 @@ const modes = [
   ["exhaustive", createRetriever(registry, { exhaustive: true })],
 ] as const;
 
+// The intent component is a share of the others' sum, so it differs with sameFieldUnit too.
 const withoutSameField = (candidate: CapabilityCandidate) => {
-  const { sameFieldUnit: _, ...rest } = candidate.scoreComponents;
+  const { sameFieldUnit: _, intent: __, ...rest } = candidate.scoreComponents;
   return rest;
 };
 
@@ -75,17 +76,14 @@ describe("same-field co-occurrence of concept and unit tokens (sameFieldUnit)", 
   });
 
   it("has the documented value: weight × Σ pair idf / |request unit tokens|", () => {
-    // Request concept tokens: air, temperature; unit tokens (degC): degc, deg, c. N = 2 endpoints.
-    // RIGHT carries air·degc, air·c (df 1) and air·deg, temperature·{degc, deg, c} (df 2);
-    // WRONG carries air·deg and temperature·{degc, deg, c}, all df 2.
+    // Request concept tokens: air, temperature; "in degC" written in the query is one canonical
+    // unit token, unit:Cel. N = 2 endpoints. RIGHT carries air·unit:Cel (df 1) and
+    // temperature·unit:Cel (df 2); WRONG carries temperature·unit:Cel (df 2).
     const out = createRetriever(registry).retrieve({ query: "air temperature in degC" });
     const rare = 1 + Math.log(2);
-    expect(out[0]!.scoreComponents.sameFieldUnit).toBeCloseTo(
-      (SAME_FIELD_UNIT_WEIGHT * (2 * rare + 4)) / 3,
-      12,
-    );
-    expect(out[1]!.scoreComponents.sameFieldUnit).toBeCloseTo((SAME_FIELD_UNIT_WEIGHT * 4) / 3, 12);
-    expect(COMPONENT_ORDER.indexOf("sameFieldUnit")).toBe(COMPONENT_ORDER.indexOf("coverage") - 1);
+    expect(out[0]!.scoreComponents.sameFieldUnit).toBeCloseTo(SAME_FIELD_UNIT_WEIGHT * (rare + 1), 12);
+    expect(out[1]!.scoreComponents.sameFieldUnit).toBeCloseTo(SAME_FIELD_UNIT_WEIGHT, 12);
+    expect(COMPONENT_ORDER.indexOf("sameFieldUnit")).toBeLessThan(COMPONENT_ORDER.indexOf("coverage"));
   });
 
   it.each(modes)("plans the right route and only its temperature field (%s mode)", (_mode, retriever) => {

@@ -1,0 +1,230 @@
+/**
+ * What a free-text request asks for, for rejection and its explanation
+ * (docs/runtime/retrieval-and-planning.md, "Unsupported requests"): the request splits into needs at
+ * "and", commas and semicolons; each need has its concept words (filler words and verbs dropped),
+ * the units written in it (vocabulary/units.ts) and, per word, whether it may be an argument value
+ * (a word after "for", a number, a name or code in capitals such as `ACME`, a capitalised word after
+ * "in"/"at"/"from" such as `Paris`) rather than a concept.
+ */
+import { STOP_WORDS, tokenize } from "../tokenize.js";
+import { DESTRUCTIVE_VERBS, READ_VERBS, WRITE_VERBS } from "./intent.js";
+import { synonymsOf } from "./synonyms.js";
+import { findUnits } from "./units.js";
+
+/** Words that say how or what to fetch, never which quantity: they never need covering. */
+export const FILLER_WORDS: ReadonlySet<string> = new Set([
+  ...READ_VERBS.filter((verb) => verb !== "count"),
+  ...WRITE_VERBS,
+  ...DESTRUCTIVE_VERBS,
+  "data",
+  "dataset",
+  "value",
+  "values",
+  "information",
+  "info",
+  "detail",
+  "details",
+  "latest",
+  "last",
+  "current",
+  "currently",
+  "recent",
+  "recently",
+  "now",
+  "today",
+  "need",
+  "needs",
+  "like",
+  "know",
+  "let",
+  "provide",
+  "return",
+  "some",
+  "all",
+  "each",
+  "every",
+  "there",
+  "here",
+  "have",
+  "has",
+  "had",
+  "did",
+  "will",
+  "should",
+  "must",
+  "may",
+  "might",
+  "just",
+  "also",
+  "only",
+  "about",
+  "above",
+  "below",
+  "over",
+  "under",
+  "per",
+  "via",
+  "using",
+  "across",
+  "between",
+  "within",
+  "during",
+  "after",
+  "before",
+  "since",
+  "until",
+  "up",
+  "out",
+  "then",
+  "than",
+  "so",
+  "such",
+  "these",
+  "those",
+  "them",
+  "they",
+  "he",
+  "she",
+  "his",
+  "her",
+  "him",
+  "one",
+  "ones",
+  "am",
+  "been",
+  "being",
+  "were",
+  "not",
+  "no",
+  "if",
+  "why",
+  "whether",
+  "computed",
+  "calculated",
+  "measured",
+  "observed",
+  "reported",
+  "given",
+  "specific",
+  "particular",
+  "certain",
+  "new",
+  "available",
+  "much",
+  "very",
+  "more",
+  "most",
+  "less",
+  "least",
+  "when",
+  "where",
+  "does",
+  "do",
+  "using",
+]);
+
+/** Words after which an argument value follows ("for Busan"), and the words that end that slot. */
+const VALUE_SLOT_START: ReadonlySet<string> = new Set(["for"]);
+const VALUE_SLOT_END: ReadonlySet<string> = new Set([
+  "in",
+  "at",
+  "over",
+  "with",
+  "per",
+  "from",
+  "on",
+  "during",
+  "between",
+  "by",
+  "since",
+  "until",
+  "to",
+  "of",
+]);
+
+/** A capitalised word right after one of these is a name ("in Paris", "from Seoul"). */
+const PLACE_BEFORE: ReadonlySet<string> = new Set(["in", "at", "from", "near", "around", "to", "of"]);
+
+export interface RequestedConcept {
+  /** The word as the request wrote it. */
+  readonly text: string;
+  /** Its tokens: the word's own first, then its synonyms (any of them covers the concept). */
+  readonly tokens: readonly string[];
+  /** The word may be an argument value (after "for", a number, a name or code in capitals). */
+  readonly value: boolean;
+}
+
+export interface RequestedUnit {
+  readonly text: string;
+  readonly code: string;
+}
+
+export interface Need {
+  /** The need as the request wrote it. */
+  readonly text: string;
+  readonly concepts: readonly RequestedConcept[];
+  readonly units: readonly RequestedUnit[];
+}
+
+const UNKNOWN_UNIT =
+  /(^|\s)in\s+((?=[^\s,;]*[/\d]|[a-z]+[A-Z])[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/·.^*-]*)(?=[\s,;]|$)/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
+const SEPARATOR = /\s+(?:and|&|as well as|plus)\s+|[,;]+/iu;
+
+/** A name or code written in capitals (`ACME`, `PBE`, `HSE06`, `GitHub`): possibly a value. */
+function isProperNoun(word: string): boolean {
+  return /^\p{Lu}[\p{Lu}\p{N}]+$/u.test(word) || /^\p{Lu}\p{Ll}+\p{Lu}/u.test(word);
+}
+
+function needOf(text: string): Need | undefined {
+  const units: RequestedUnit[] = [];
+  let rest = "";
+  let at = 0;
+  for (const mention of findUnits(text)) {
+    units.push({ text: text.slice(mention.start, mention.end), code: mention.code });
+    rest += `${text.slice(at, mention.start)} , `;
+    at = mention.end;
+  }
+  rest += text.slice(at);
+  // A unit-shaped word after "in" that the unit vocabulary does not know (`MJ/m2`, `degR`) is still
+  // a requested unit: a field declaring another unit does not cover it.
+  rest = rest.replace(UNKNOWN_UNIT, (_whole, lead: string, unit: string) => {
+    units.push({ text: unit, code: unit });
+    return `${lead} , `;
+  });
+  const concepts: RequestedConcept[] = [];
+  let slot = false;
+  let previous = "";
+  for (const match of rest.matchAll(WORD)) {
+    const word = match[0].replace(/['’]s$/u, "");
+    const lower = word.toLowerCase();
+    if (VALUE_SLOT_START.has(lower)) {
+      slot = true;
+      continue;
+    }
+    if (VALUE_SLOT_END.has(lower)) slot = false;
+    const placed = PLACE_BEFORE.has(previous) && /^\p{Lu}/u.test(word);
+    previous = lower;
+    if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower)) continue;
+    const value = slot || placed || /^\p{N}+$/u.test(word) || isProperNoun(word);
+    for (const token of tokenize(word)) {
+      if (concepts.some((concept) => concept.tokens[0] === token)) continue;
+      concepts.push({ text: word, tokens: [token, ...synonymsOf(token)], value });
+    }
+  }
+  if (concepts.length === 0 && units.length === 0) return undefined;
+  return { text: text.trim(), concepts, units };
+}
+
+/** The needs of a request's free text, in request order (empty when it names nothing to cover). */
+export function needsOf(query: string): Need[] {
+  const needs: Need[] = [];
+  query
+    .normalize("NFKC")
+    .split(SEPARATOR)
+    .forEach((part) => {
+      const need = needOf(part);
+      if (need !== undefined) needs.push(need);
+    });
+  return needs;
+}

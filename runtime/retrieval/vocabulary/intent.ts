@@ -1,0 +1,261 @@
+/**
+ * Request intent from its verbs (docs/runtime/retrieval-and-planning.md, "Intent"): a fixed,
+ * documented list of read, write and destructive verbs. Intent is a ranking signal matched against an
+ * endpoint's locked effect; it never filters and never grants anything (only `effects` filters).
+ */
+
+export type Intent = "read" | "write" | "destructive";
+
+/** Verbs asking to read. A request naming no verb at all ("star count of a repository") reads too. */
+export const READ_VERBS: readonly string[] = [
+  "get",
+  "list",
+  "show",
+  "find",
+  "fetch",
+  "read",
+  "retrieve",
+  "lookup",
+  "look",
+  "search",
+  "count",
+  "view",
+  "see",
+  "check",
+  "download",
+  "describe",
+  "display",
+  "inspect",
+  "browse",
+  "query",
+  "give",
+  "tell",
+];
+
+/** Verbs asking to change something. */
+export const WRITE_VERBS: readonly string[] = [
+  "create",
+  "add",
+  "update",
+  "edit",
+  "modify",
+  "change",
+  "set",
+  "put",
+  "post",
+  "send",
+  "submit",
+  "upload",
+  "rename",
+  "move",
+  "transfer",
+  "star",
+  "follow",
+  "watch",
+  "fork",
+  "merge",
+  "approve",
+  "assign",
+  "invite",
+  "enable",
+  "disable",
+  "lock",
+  "replace",
+  "register",
+  "start",
+  "stop",
+  "cancel",
+  "rerun",
+  "trigger",
+  "dispatch",
+  "publish",
+  "write",
+  "save",
+  "mark",
+  "label",
+  "comment",
+  "reply",
+  "accept",
+  "block",
+  "archive",
+  "pin",
+  "react",
+  "import",
+  "generate",
+  "install",
+  "make",
+  "open",
+  "close",
+  "reopen",
+  "request",
+  "run",
+];
+
+/** Verbs asking to delete or revoke. */
+export const DESTRUCTIVE_VERBS: readonly string[] = [
+  "delete",
+  "remove",
+  "destroy",
+  "erase",
+  "purge",
+  "drop",
+  "revoke",
+  "uninstall",
+  "clear",
+  "wipe",
+  "unstar",
+  "unfollow",
+  "unwatch",
+  "unblock",
+  "unlock",
+  "unpin",
+  "unassign",
+  "reject",
+];
+
+/**
+ * Verbs that are nouns as often ("star count", "watch list", "open issues"): they count only as the
+ * request's first word followed by a determiner, a pronoun or nothing ("star a repository").
+ */
+const NOUN_LIKE: ReadonlySet<string> = new Set([
+  "star",
+  "watch",
+  "follow",
+  "fork",
+  "label",
+  "comment",
+  "lock",
+  "pin",
+  "block",
+  "mark",
+  "set",
+  "post",
+  "open",
+  "close",
+  "request",
+  "run",
+  "start",
+  "stop",
+  "change",
+  "count",
+  "check",
+  "view",
+  "drop",
+  "clear",
+  "react",
+  "reply",
+  "query",
+  "make",
+  "put",
+  "move",
+  "transfer",
+]);
+
+const DETERMINERS: ReadonlySet<string> = new Set([
+  "a",
+  "an",
+  "the",
+  "this",
+  "that",
+  "these",
+  "those",
+  "my",
+  "our",
+  "your",
+  "his",
+  "her",
+  "their",
+  "its",
+  "all",
+  "every",
+  "each",
+  "some",
+  "it",
+  "them",
+  "me",
+  "us",
+  "him",
+  "someone",
+]);
+
+/** Words a request may open with before its verb ("please", "I want to", "can you"). */
+const LEAD_INS: ReadonlySet<string> = new Set([
+  "please",
+  "i",
+  "we",
+  "want",
+  "need",
+  "would",
+  "like",
+  "to",
+  "can",
+  "could",
+  "you",
+  "let",
+  "lets",
+  "help",
+  "me",
+  "us",
+  "just",
+  "now",
+  "then",
+  "and",
+  "what",
+  "which",
+  "how",
+  "who",
+  "when",
+  "where",
+  "is",
+  "are",
+  "does",
+  "do",
+  "did",
+  "should",
+  "shall",
+  "will",
+  "may",
+]);
+
+const CLASS = new Map<string, Intent>([
+  ...READ_VERBS.map((verb) => [verb, "read"] as const),
+  ...WRITE_VERBS.map((verb) => [verb, "write"] as const),
+  ...DESTRUCTIVE_VERBS.map((verb) => [verb, "destructive"] as const),
+]);
+
+/**
+ * The intent of a request text: the class of its first verb in verb position (the first word, or a
+ * word after a lead-in such as "please", "to", "and", "how do I"), or of a destructive verb anywhere;
+ * `read` when it names none. Words are matched in
+ * their base form as written (`delete`, not `deleted`: "list deleted repositories" reads).
+ */
+export function intentOf(text: string): Intent {
+  const words = (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}']+/gu) ?? []
+  ).map((word) => word.replace(/'s$/, "").replace(/'/g, ""));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const kind = CLASS.get(word);
+    if (kind === undefined) continue;
+    const verbPosition = i === 0 || LEAD_INS.has(words[i - 1]!);
+    if (verbPosition) {
+      if (!NOUN_LIKE.has(word)) return kind;
+      const next = words[i + 1];
+      if (next === undefined || DETERMINERS.has(next)) return kind;
+    } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return kind;
+  }
+  return "read";
+}
+
+/**
+ * How well an endpoint's locked effect fits the intent: 1 for the matching class, ½ for a write
+ * endpoint under a destructive intent (a removal is often an update), 0 otherwise.
+ */
+export function intentFit(intent: Intent, effect: string): number {
+  if (effect === intent) return 1;
+  if (intent === "destructive" && effect === "write") return 0.5;
+  return 0;
+}

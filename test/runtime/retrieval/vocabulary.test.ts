@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import {
+  canonicalUnit,
+  findUnits,
+  intentOf,
+  needsOf,
+  stem,
+  synonymsOf,
+  tokenizeQuery,
+  unitToken,
+  unitTokens,
+} from "../../../runtime/retrieval/index.js";
+
+describe("unit vocabulary (UCUM-style canonical codes)", () => {
+  it.each([
+    ["degC", "Cel"],
+    ["°C", "Cel"],
+    ["Cel", "Cel"],
+    ["degrees Celsius", "Cel"],
+    ["celsius", "Cel"],
+    ["kelvin", "K"],
+    ["K", "K"],
+    ["degF", "[degF]"],
+    ["Fahrenheit", "[degF]"],
+    ["m s-1", "m/s"],
+    ["m/s", "m/s"],
+    ["meters per second", "m/s"],
+    ["W m-2", "W/m2"],
+    ["W/m^2", "W/m2"],
+    ["electronvolts per atom", "eV/atom"],
+    ["eV/atom", "eV/atom"],
+    ["kg m-3", "kg/m3"],
+    ["€", "EUR"],
+    ["euros", "EUR"],
+    ["EUR", "EUR"],
+    ["mbar", "hPa"],
+    ["percent", "%"],
+  ])("%j → %s", (spelling, code) => {
+    expect(canonicalUnit(spelling)).toBe(code);
+  });
+
+  it("knows nothing of an unknown unit (matched by its words only)", () => {
+    expect(canonicalUnit("shares")).toBeUndefined();
+    expect(canonicalUnit("")).toBeUndefined();
+    expect(unitTokens("shares")).toEqual(["share"]);
+  });
+
+  it("gives a declared unit its words and its canonical token", () => {
+    expect(unitTokens("degC")).toEqual(["degc", "deg", "c", unitToken("Cel")]);
+  });
+
+  it("finds units written in a query, single letters only in a unit slot", () => {
+    expect(findUnits("air temperature in degrees Celsius").map((m) => m.code)).toEqual(["Cel"]);
+    expect(findUnits("temperature in K at 2m height").map((m) => m.code)).toEqual(["K"]);
+    expect(findUnits("wind speed in meters per second").map((m) => m.code)).toEqual(["m/s"]);
+    expect(findUnits("price in €").map((m) => m.code)).toEqual(["EUR"]);
+    // "K" outside a unit slot, "2m" (a qualifier value) and ordinary words are no units.
+    expect(findUnits("K-pop ranking at 2m height")).toEqual([]);
+    expect(findUnits("rainfall over the last 3 days").map((m) => m.code)).toEqual(["d"]);
+    expect(findUnits("wind direction in degrees").map((m) => m.code)).toEqual(["deg"]);
+  });
+
+  it("replaces a unit written in a query by its canonical token", () => {
+    expect(tokenizeQuery("air temperature in degrees Celsius")).toEqual([
+      "air",
+      "temperatur",
+      unitToken("Cel"),
+    ]);
+    expect(tokenizeQuery("air temperature in degC")).toEqual(tokenizeQuery("air temperature in °C"));
+  });
+});
+
+describe("stemming and word vocabularies", () => {
+  it.each([
+    ["closing", "close"],
+    ["close", "close"],
+    ["trading", "trade"],
+    ["averaging", "averag"],
+    ["average", "averag"],
+    ["repositories", "repository"],
+    ["repos", "repository"],
+    ["assigned", "assign"],
+    ["humidities", "humidity"],
+    ["speed", "speed"],
+    ["status", "status"],
+    ["gas", "gas"],
+    ["10m", "10m"],
+  ])("stem(%s) = %s", (word, want) => {
+    expect(stem(word)).toBe(want);
+  });
+
+  it("maps description-level words to the quantity they describe", () => {
+    expect(synonymsOf(stem("warm"))).toContain(stem("temperature"));
+    expect(synonymsOf(stem("cost"))).toContain(stem("price"));
+    expect(synonymsOf(stem("heavy"))).toEqual([stem("weight"), stem("mass")]);
+    expect(synonymsOf(stem("repository"))).toEqual([]);
+  });
+});
+
+describe("intent from the request's verbs", () => {
+  it.each([
+    ["get a repository", "read"],
+    ["star count of a repository", "read"],
+    ["how many stars does a repository have", "read"],
+    ["list deleted repositories", "read"],
+    ["open issues of a repository", "read"],
+    ["star a repository", "write"],
+    ["please create an issue comment", "write"],
+    ["how do I create a repository", "write"],
+    ["merge a pull request", "write"],
+    ["delete a repository", "destructive"],
+    ["I want to remove a collaborator", "destructive"],
+  ])("%j → %s", (query, intent) => {
+    expect(intentOf(query)).toBe(intent);
+  });
+});
+
+describe("needs of a request", () => {
+  it("splits at 'and', drops filler words, marks argument values", () => {
+    const needs = needsOf("get the latest air temperature in K and wind speed for Busan");
+    expect(needs.map((n) => n.text)).toEqual(["get the latest air temperature in K", "wind speed for Busan"]);
+    expect(needs[0]!.concepts.map((c) => c.text)).toEqual(["air", "temperature"]);
+    expect(needs[0]!.units).toEqual([{ text: "K", code: "K" }]);
+    expect(needs[1]!.concepts.map((c) => [c.text, c.value])).toEqual([
+      ["wind", false],
+      ["speed", false],
+      ["Busan", true],
+    ]);
+  });
+
+  it("treats proper nouns and numbers as possible values", () => {
+    const [need] = needsOf("band gap computed with PBE");
+    expect(need!.concepts.map((c) => [c.text, c.value])).toEqual([
+      ["band", false],
+      ["gap", false],
+      ["PBE", true],
+    ]);
+  });
+});
