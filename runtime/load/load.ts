@@ -18,8 +18,10 @@ import { type DefinitionSet, sha256 } from "../format/fingerprint.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
 import { readRegularFile } from "../format/regular-file.js";
 import { deepFreeze } from "../model/freeze.js";
+import { attachStoredIndex, type StoredIndex } from "../retrieval/stored-index.js";
 import { lockMismatch, registerLockedTool } from "./locked-tool.js";
 import { type RegisteredTool, Registry } from "./registry.js";
+import { type RetrievalIndexStatus, readRetrievalIndex } from "./retrieval-index.js";
 
 /**
  * When each endpoint contract is checked against its locked fingerprint:
@@ -45,6 +47,8 @@ export interface LoadedCatalog {
   /** The artifacts; `$defs` and the tools' endpoints are parsed (and verified) on first access. */
   readonly artifacts: ReadonlyMap<string, Artifact>;
   readonly registry: Registry;
+  /** Whether retrieval on `registry` uses the lock-pinned compile-time index (see retrieval-index.ts). */
+  readonly retrievalIndex: RetrievalIndexStatus;
 }
 
 export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCatalog> {
@@ -87,7 +91,42 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
       }),
     );
   }
-  return { lockfilePath, lock, artifacts, registry: new Registry(tools) };
+  const registry = new Registry(tools);
+  const stored = await readRetrievalIndex(lock, dirname(lockfilePath));
+  if (stored.index !== undefined) {
+    checkRegistryOrder(stored.index, registry, lock.retrievalIndex!.path);
+    attachStoredIndex(registry, stored.index);
+  }
+  return { lockfilePath, lock, artifacts, registry, retrievalIndex: stored.status };
+}
+
+/** The index's endpoint positions are the registry's: same tools, same endpoints, same order. */
+function checkRegistryOrder(index: StoredIndex, registry: Registry, path: string): void {
+  const tools = index.data.tools;
+  let at = 0;
+  for (const registered of registry.registeredTools()) {
+    const tool = tools[at++];
+    const names = [...registered.endpointFingerprints.keys()];
+    if (
+      tool === undefined ||
+      tool.name !== registered.tool.name ||
+      tool.endpoints.length !== names.length ||
+      tool.endpoints.some((name, i) => name !== names[i])
+    ) {
+      throw new LoadError(
+        "LOCK_MISMATCH",
+        `The retrieval index ${path} orders tool "${registered.tool.name}" differently from its artifact. Re-run \`schemarouter compile\` and review the lockfile diff.`,
+        { reason: "retrieval-index", path, tool: registered.tool.name },
+      );
+    }
+  }
+  if (at !== tools.length) {
+    throw new LoadError(
+      "LOCK_MISMATCH",
+      `The retrieval index ${path} lists more tools than the artifacts hold. Re-run \`schemarouter compile\` and review the lockfile diff.`,
+      { reason: "retrieval-index", path },
+    );
+  }
 }
 
 async function readVerifiedLayout(name: string, locked: LockedSource, path: string): Promise<ArtifactLayout> {
