@@ -28,7 +28,7 @@ export interface RetrievalIndexTool {
   readonly name: string;
   /** Position of the tool's source in `sources`. */
   readonly source: number;
-  /** The tool's endpoint names, in registry (artifact) order. */
+  /** The tool's endpoint names, in registry (artifact) order (tools without endpoints are not listed). */
   readonly endpoints: readonly string[];
 }
 

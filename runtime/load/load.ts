@@ -105,8 +105,9 @@ function checkRegistryOrder(index: StoredIndex, registry: Registry, path: string
   const tools = index.data.tools;
   let at = 0;
   for (const registered of registry.registeredTools()) {
-    const tool = tools[at++];
     const names = [...registered.endpointFingerprints.keys()];
+    if (names.length === 0) continue; // the index lists only tools with endpoints
+    const tool = tools[at++];
     if (
       tool === undefined ||
       tool.name !== registered.tool.name ||
