@@ -35,7 +35,7 @@ export {
   postgresSchemaStatus,
   type SchemaStatus,
 } from "./postgres/migrate.js";
-export { indexDataOf } from "./retrieval/stored-index.js";
+export { type IndexedTool, indexDataOf } from "./retrieval/stored-index.js";
 export { SURFACE_VERSION } from "./retrieval/surface-builder.js";
 export * from "./serve/defaults.js";
 export { plainText } from "./transports/graphql/response.js";

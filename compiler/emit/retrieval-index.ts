@@ -9,7 +9,7 @@
 
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import type { Artifact, Lockfile, RegistryEntry } from "schemarouter/internal";
+import type { Artifact, IndexedTool, Lockfile } from "schemarouter/internal";
 import { encodeRetrievalIndex, indexDataOf, sha256 } from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import type { CompiledSource } from "./lockfile.js";
@@ -30,26 +30,34 @@ export function emitRetrievalIndex(
   lock: Lockfile,
   config: ResolvedConfig,
 ): RetrievalIndexOutput {
-  const entries: RegistryEntry[] = [];
+  const tools: IndexedTool[] = [];
   const indexSources = sources.map((source) => {
     const locked = lock.sources[source.name]!;
+    const text = source.artifactText;
     // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
-    const artifact = JSON.parse(source.artifactText) as Artifact;
+    const artifact = JSON.parse(text) as Artifact;
     for (const tool of artifact.tools) {
       const lockedTool = locked.tools[tool.name]!;
-      for (const endpoint of tool.endpoints) {
-        entries.push({
+      tools.push({
+        name: tool.name,
+        source: source.name,
+        entries: tool.endpoints.map((endpoint) => ({
           source: source.name,
           tool,
           endpoint,
           toolFingerprint: lockedTool.fingerprint,
           endpointFingerprint: lockedTool.endpoints[endpoint.name]!.fingerprint,
-        });
-      }
+        })),
+      });
     }
-    return { name: source.name, kind: locked.kind, artifactDigest: locked.artifact.digest };
+    return {
+      name: source.name,
+      kind: locked.kind,
+      artifactDigest: locked.artifact.digest,
+      artifactBytes: Buffer.byteLength(text, "utf8"),
+    };
   });
-  const bytes = encodeRetrievalIndex(indexDataOf(entries, indexSources));
+  const bytes = encodeRetrievalIndex(indexDataOf(indexSources, tools));
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
   return { lock: { ...lock, retrievalIndex: { path: pinned, digest: sha256(bytes) } }, path, bytes };

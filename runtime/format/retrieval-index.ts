@@ -8,8 +8,9 @@
  *   zero-padded) · vocabularyIds u32[V] · pairs u32[3Q] (concept id, unit id, pair id) ·
  *   documentFrequency u32[S] · keyMasks u16[S] · postingStart u32[S + 1] · postings i32[P] ·
  *   postingMasks u16[P] · effects u8[N] (index into header.effects)
- * The header holds the counts, the surface version, the sources (with the artifact digest the index was
- * built from), the tools with their endpoint names in registry order, and the vocabulary strings.
+ * The header holds the counts, the surface version, the sources (with the digest and byte length of the
+ * artifact the index was built from), every tool with its endpoint names in registry order, and the
+ * vocabulary strings.
  * Encoding is a pure function of its input, so the same catalog gives byte-identical files.
  */
 import { endianness } from "node:os";
@@ -22,13 +23,15 @@ export interface RetrievalIndexSource {
   readonly kind: string;
   /** SHA-256 of the artifact file the index was built from (as the lock pins it). */
   readonly artifactDigest: string;
+  /** Byte length of that file (a cheap load-time check; the digest is checked on first use). */
+  readonly artifactBytes: number;
 }
 
 export interface RetrievalIndexTool {
   readonly name: string;
   /** Position of the tool's source in `sources`. */
   readonly source: number;
-  /** The tool's endpoint names, in registry (artifact) order (tools without endpoints are not listed). */
+  /** The tool's endpoint names, in registry (artifact) order. */
   readonly endpoints: readonly string[];
 }
 
@@ -92,7 +95,12 @@ export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
     pairs: data.pairs.length / 3,
     postings: data.postings.length,
     endpoints: data.effects.length,
-    sources: data.sources.map((s) => ({ name: s.name, kind: s.kind, artifactDigest: s.artifactDigest })),
+    sources: data.sources.map((s) => ({
+      name: s.name,
+      kind: s.kind,
+      artifactDigest: s.artifactDigest,
+      artifactBytes: s.artifactBytes,
+    })),
     tools: data.tools.map((t) => ({ name: t.name, source: t.source, endpoints: [...t.endpoints] })),
     effects: [...data.effectNames],
     vocabulary: [...data.vocabulary],
@@ -221,7 +229,8 @@ function checkHeader(header: Header): void {
       (source) =>
         typeof source?.name === "string" &&
         typeof source.kind === "string" &&
-        typeof source.artifactDigest === "string",
+        typeof source.artifactDigest === "string" &&
+        count(source.artifactBytes),
     ) &&
     header.vocabulary.every((key) => typeof key === "string") &&
     header.effects.every((effect) => typeof effect === "string") &&

@@ -136,12 +136,7 @@ function checkAgainstLock(data: RetrievalIndexData, lock: Lockfile, path: string
       }
     }
   }
-  // The index lists the tools that have endpoints (a tool without any has nothing to rank).
-  const lockedTools = names.reduce(
-    (n, name) =>
-      n + Object.values(lock.sources[name]!.tools).filter((t) => Object.keys(t.endpoints).length > 0).length,
-    0,
-  );
+  const lockedTools = names.reduce((n, name) => n + Object.keys(lock.sources[name]!.tools).length, 0);
   if (seen.size !== lockedTools) throw refused(path, "leaves out tools the lockfile pins");
   checkRanges(data, path);
 }

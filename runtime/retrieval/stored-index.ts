@@ -17,25 +17,29 @@ import type { SourceKind } from "../model/specs.js";
 import { buildSurface, type Catalog, routeOf } from "./surface.js";
 import { SURFACE_VERSION } from "./surface-builder.js";
 
-/** Index data for `entries` (registry order) of `sources` (sorted by name, as the loader registers them). */
+/** A tool of the index, with its registry entries (registry order). */
+export interface IndexedTool {
+  readonly name: string;
+  readonly source: string;
+  readonly entries: readonly RegistryEntry[];
+}
+
+/** Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name). */
 export function indexDataOf(
-  entries: readonly RegistryEntry[],
   sources: readonly RetrievalIndexSource[],
+  indexed: readonly IndexedTool[],
 ): RetrievalIndexData {
+  const entries = indexed.flatMap((tool) => tool.entries);
   const surface = buildSurface(entries, true);
   const sourceAt = new Map(sources.map((source, at) => [source.name, at]));
-  const tools: { name: string; source: number; endpoints: string[] }[] = [];
+  const tools: RetrievalIndexTool[] = indexed.map((tool) => {
+    const source = sourceAt.get(tool.source);
+    if (source === undefined) throw new TypeError(`tool "${tool.name}" of unknown source "${tool.source}"`);
+    return { name: tool.name, source, endpoints: tool.entries.map((entry) => entry.endpoint.name) };
+  });
   const effectNames: string[] = [];
   const effects = new Uint8Array(entries.length);
   entries.forEach((entry, i) => {
-    let last = tools[tools.length - 1];
-    if (last === undefined || last.name !== entry.tool.name) {
-      const source = sourceAt.get(entry.source);
-      if (source === undefined) throw new TypeError(`entry of unknown source "${entry.source}"`);
-      last = { name: entry.tool.name, source, endpoints: [] };
-      tools.push(last);
-    }
-    last.endpoints.push(entry.endpoint.name);
     let effect = effectNames.indexOf(entry.endpoint.effect);
     if (effect < 0) effect = effectNames.push(entry.endpoint.effect) - 1;
     effects[i] = effect;
@@ -91,7 +95,7 @@ export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
   const routes: string[] = [];
   const toolNames: string[] = [];
   const sourceKinds: SourceKind[] = [];
-  for (const tool of data.tools as readonly RetrievalIndexTool[]) {
+  for (const tool of data.tools) {
     const kind = data.sources[tool.source]!.kind as SourceKind;
     for (const endpoint of tool.endpoints) {
       routes.push(routeOf(tool.name, endpoint));

@@ -112,14 +112,67 @@ describe("loading the retrieval index", () => {
     const p = await petstoreProject();
     reforge(p, (data) => ({ ...data, effects: data.effects.map(() => data.effectNames.indexOf("read")) }));
     await expect(loadCatalog({ root: p.dir })).rejects.toMatchObject(refused);
+  }, 120_000);
+
+  it("an index re-pinned in another endpoint order: the source's first use is refused, a full load too", async () => {
     const q = await petstoreProject();
-    reforge(q, (data) => ({
-      ...data,
-      tools: data.tools.map((tool, i) =>
-        i === 0 ? { ...tool, endpoints: [...tool.endpoints].reverse() } : tool,
-      ),
-    }));
-    await expect(loadCatalog({ root: q.dir })).rejects.toMatchObject(refused);
+    reforge(q, (data) => {
+      // Reverse the petstore tool's endpoints, with their effects (so the lock's pins all still hold).
+      const at = data.tools.findIndex((tool) => tool.name === "petstore");
+      const start = data.tools.slice(0, at).reduce((n, tool) => n + tool.endpoints.length, 0);
+      const length = data.tools[at]!.endpoints.length;
+      const effects = Uint8Array.from(data.effects);
+      effects.set(data.effects.slice(start, start + length).reverse(), start);
+      return {
+        ...data,
+        effects,
+        tools: data.tools.map((tool, i) =>
+          i === at ? { ...tool, endpoints: [...tool.endpoints].reverse() } : tool,
+        ),
+      };
+    });
+    // The order is the artifact's: a first-use load checks it when the source is first read.
+    const loaded = await loadCatalog({ root: q.dir });
+    expect(() => loaded.registry.get("petstore")!.tool).toThrow(expect.objectContaining(refused));
+    expect(() => createRetriever(loaded.registry).retrieve({ query: "find pet by id" })).toThrow(
+      expect.objectContaining(refused),
+    );
+    await expect(loadCatalog({ root: q.dir, verify: "full" })).rejects.toMatchObject(refused);
+  }, 120_000);
+
+  it("a first-use load reads no artifact: a same-length edit is refused on the source's first use", async () => {
+    const p = await petstoreProject();
+    const artifact = join(p.outDir, "artifacts", "petstore.json");
+    const text = readFileSync(artifact, "utf8");
+    writeFileSync(artifact, text.replace('"effect":"read"', '"effect":"reaa"'));
+    const loaded = await loadCatalog({ root: p.dir });
+    expect(loaded.retrievalIndex).toBe("used");
+    const mismatch = {
+      code: "LOCK_MISMATCH",
+      details: expect.objectContaining({ source: "petstore", reason: "artifact-digest" }),
+    };
+    expect(() => loaded.registry.get("petstore")!.endpoints.get("getPetById")).toThrow(
+      expect.objectContaining(mismatch),
+    );
+    // The failure is remembered; another source is unaffected.
+    expect(() => loaded.artifacts.get("petstore")).toThrow(expect.objectContaining(mismatch));
+    const other = loaded.registry
+      .toolNames()
+      .find((name) => loaded.registry.get(name)!.source !== "petstore")!;
+    expect(loaded.registry.get(other)!.tool.name).toBe(other);
+    await expect(loadCatalog({ root: p.dir, verify: "full" })).rejects.toMatchObject(mismatch);
+  }, 120_000);
+
+  it("a first-use load refuses an artifact of another length, or a missing one, at load", async () => {
+    const p = await petstoreProject();
+    const artifact = join(p.outDir, "artifacts", "petstore.json");
+    writeFileSync(artifact, `${readFileSync(artifact, "utf8")} `);
+    await expect(loadCatalog({ root: p.dir })).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      details: expect.objectContaining({ source: "petstore", reason: "artifact-digest" }),
+    });
+    rmSync(artifact);
+    await expect(loadCatalog({ root: p.dir })).rejects.toMatchObject({ code: "ARTIFACT_NOT_FOUND" });
   }, 120_000);
 
   it("a lockfile pinning a retrieval index outside the project is LOCK_INVALID", async () => {

@@ -125,7 +125,11 @@ describe("stored retrieval index", () => {
     const data = decodeRetrievalIndex(readFileSync(indexPath));
     const bytes = encodeRetrievalIndex({
       ...data,
-      sources: data.sources.map((s) => (s.name === source ? { ...s, artifactDigest: sha256(text) } : s)),
+      sources: data.sources.map((s) =>
+        s.name === source
+          ? { ...s, artifactDigest: sha256(text), artifactBytes: Buffer.byteLength(text) }
+          : s,
+      ),
     });
     writeFileSync(indexPath, bytes);
     const lock = JSON.parse(readFileSync(forged.lockfile, "utf8"));
