@@ -93,6 +93,10 @@ async function measure(dir, mode, queriesPath, label) {
     nodeArgs: ["--expose-gc", "--max-old-space-size=8192"],
   });
   const inner = JSON.parse(run.stdout);
+  // Progress on stderr (the whole-catalog peers take minutes).
+  console.error(
+    `${label} ${mode}: load ${fmt(inner.loadMs, "ms")}, first retrieve ${fmt(inner.firstRetrieveMs, "ms")}, p50 ${fmt(percentile(inner.times, 50), "ms")}, p99 ${fmt(percentile(inner.times, 99), "ms")}, peak RSS ${fmt(run.maxRssMb, "MB")}`,
+  );
   return {
     mode,
     endpoints: inner.endpoints,
