@@ -19,6 +19,7 @@ export * from "./format/fingerprint.js";
 export * from "./format/lockfile.js";
 export * from "./format/mcp-digest.js";
 export * from "./format/regular-file.js";
+export * from "./format/retrieval-index.js";
 export * from "./format/url.js";
 export * from "./graph/index.js";
 export * from "./load/load.js";
@@ -34,6 +35,8 @@ export {
   postgresSchemaStatus,
   type SchemaStatus,
 } from "./postgres/migrate.js";
+export { type IndexedTool, indexDataOf } from "./retrieval/stored-index.js";
+export { SURFACE_VERSION } from "./retrieval/surface-builder.js";
 export * from "./serve/defaults.js";
 export { plainText } from "./transports/graphql/response.js";
 export * from "./transports/http/headers.js";

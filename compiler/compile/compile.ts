@@ -21,6 +21,7 @@ import { emitArtifact } from "../emit/artifact.js";
 import { bindingPaths, emitBindings } from "../emit/bindings.js";
 import { readPreviousLock, readPreviousState, reuseSource } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
+import { emitRetrievalIndex, writeRetrievalIndex } from "../emit/retrieval-index.js";
 import { readTemplateText } from "../emit/template.js";
 import { type OutputFile, type WriteResult, writeOutputs } from "../emit/write.js";
 import { WrittenRecord } from "../emit/written-record.js";
@@ -127,7 +128,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       reused: hit !== undefined,
     });
   }
-  const lock = buildLockfile(compiled);
+  const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config);
+  const lock = retrievalIndex.lock;
   const files: OutputFile[] = [
     ...compiled.map(
       (source) =>
@@ -163,7 +165,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       },
     );
   }
+  const indexWrite = await writeRetrievalIndex(retrievalIndex, mode);
   const write = await writeOutputs(files, mode);
+  for (const key of ["written", "unchanged", "stale"] as const) write[key].unshift(...indexWrite[key]);
   if (record !== undefined) {
     const bindingFiles = new Set(
       compiled.flatMap((source) => Object.values(bindingPaths(config.outDir, source.name))),

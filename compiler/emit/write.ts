@@ -54,11 +54,11 @@ export async function writeOutputs(
   return result;
 }
 
-export async function writeAtomic(path: string, contents: string): Promise<void> {
+export async function writeAtomic(path: string, contents: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await writeFile(temp, contents, "utf8");
+    await writeFile(temp, contents, typeof contents === "string" ? "utf8" : undefined);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

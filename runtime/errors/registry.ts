@@ -125,8 +125,8 @@ export const ERRORS = {
       source: optional(source),
       reason: optional(
         oneOf(
-          ["artifact-path"],
-          "The source pins an artifact path the compiler never writes (absolute, not .json).",
+          ["artifact-path", "retrieval-index"],
+          "The source pins an artifact path the compiler never writes (absolute, not .json), or the lock's retrievalIndex is not a relative .bin path with a digest.",
         ),
       ),
     },
@@ -155,6 +155,7 @@ export const ERRORS = {
           "endpoint-fingerprint",
           "local-definition-changed",
           "binding-identity",
+          "retrieval-index",
         ],
         "What disagrees.",
       ),

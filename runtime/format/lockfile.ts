@@ -31,10 +31,21 @@ export interface LockedSource {
   readonly tools: Readonly<Record<string, LockedTool>>;
 }
 
+/**
+ * The compile-time retrieval index (runtime/format/retrieval-index.ts). `path` is relative to the
+ * lockfile's directory with `/` separators; `digest` is over the file bytes. Optional: a lockfile
+ * without it (older compilers) loads, and the retriever builds its index in memory.
+ */
+export interface LockedRetrievalIndex {
+  readonly path: string;
+  readonly digest: string;
+}
+
 export interface Lockfile {
   readonly "//": string;
   readonly lockfileVersion: number;
   readonly sources: Readonly<Record<string, LockedSource>>;
+  readonly retrievalIndex?: LockedRetrievalIndex;
 }
 
 /** Serializes with sorted keys, two-space indent and a trailing newline. */
@@ -105,6 +116,7 @@ export function parseLockfile(text: string, where: string): Lockfile {
       });
     checkArtifactPath((source.artifact as { path: string }).path, name, where);
   }
+  if (value.retrievalIndex !== undefined) checkRetrievalIndex(value.retrievalIndex, where);
   return value as unknown as Lockfile;
 }
 
@@ -119,6 +131,26 @@ function checkArtifactPath(given: string, name: string, where: string): void {
       "LOCK_INVALID",
       `${where}: source "${name}" pins artifact ${JSON.stringify(given.slice(0, 200))}, which is not a relative .json path as \`schemarouter compile\` writes it; restore the lockfile from git or re-run \`schemarouter compile\`.`,
       { path: where, source: name, reason: "artifact-path" },
+    );
+  }
+}
+
+/** A pinned retrieval index is what the compiler writes: a relative `.bin` path and a SHA-256 digest. */
+function checkRetrievalIndex(given: unknown, where: string): void {
+  const path = isRecord(given) && typeof given.path === "string" ? given.path : undefined;
+  const ok =
+    path !== undefined &&
+    isRecord(given) &&
+    typeof given.digest === "string" &&
+    !path.startsWith("/") &&
+    !/^[A-Za-z]:/.test(path) &&
+    !/[\\\0]/.test(path) &&
+    path.endsWith(".bin");
+  if (!ok) {
+    throw new LoadError(
+      "LOCK_INVALID",
+      `${where}: "retrievalIndex" is not a relative .bin path with a digest as \`schemarouter compile\` writes it; restore the lockfile from git or re-run \`schemarouter compile\`.`,
+      { path: where, reason: "retrieval-index" },
     );
   }
 }

@@ -100,6 +100,42 @@ export function registerTool(registration: ToolRegistration): RegisteredTool {
   });
 }
 
+/** Names of tools registered before their contract is read (deferredTool). */
+const deferredNames = new WeakMap<RegisteredTool, string>();
+
+/** What is known of a tool from the lock and the retrieval index, before its artifact is read. */
+export type KnownTool = Omit<RegisteredTool, "tool" | "endpoints" | "defs">;
+
+/**
+ * A registered tool whose contract (`tool`, `endpoints`, `defs`) is read and verified by `materialize`
+ * on first access (deferred-source.ts); name, source, fingerprints and remote digests are the lock's.
+ */
+export function deferredTool(
+  name: string,
+  known: KnownTool,
+  materialize: () => RegisteredTool,
+): RegisteredTool {
+  const registered: RegisteredTool = Object.freeze({
+    ...known,
+    get tool() {
+      return materialize().tool;
+    },
+    get endpoints() {
+      return materialize().endpoints;
+    },
+    get defs() {
+      return materialize().defs;
+    },
+  });
+  deferredNames.set(registered, name);
+  return registered;
+}
+
+/** A tool's name without reading a deferred tool's contract. */
+function nameOf(registered: RegisteredTool): string {
+  return deferredNames.get(registered) ?? registered.tool.name;
+}
+
 export class Registry {
   readonly version: number;
   private readonly tools: ReadonlyMap<string, RegisteredTool>;
@@ -108,8 +144,9 @@ export class Registry {
   constructor(tools: Iterable<RegisteredTool>, version = 1) {
     const map = new Map<string, RegisteredTool>();
     for (const registered of tools) {
-      if (map.has(registered.tool.name)) throw new TypeError(`duplicate tool name "${registered.tool.name}"`);
-      map.set(registered.tool.name, registered);
+      const name = nameOf(registered);
+      if (map.has(name)) throw new TypeError(`duplicate tool name "${name}"`);
+      map.set(name, registered);
     }
     this.tools = map;
     this.version = version;
@@ -129,8 +166,9 @@ export class Registry {
 
   /**
    * Every endpoint of every tool, in registration order (tools) and declaration order (endpoints).
-   * Building the list touches no endpoint: each entry's `endpoint` is read from the tool when first
-   * accessed (for a loaded artifact, that is when the endpoint is parsed and verified).
+   * Building the list touches no endpoint and no tool contract: each entry's `tool` and `endpoint` are
+   * read when first accessed (for a loaded artifact, that is when the endpoint is parsed and verified,
+   * and for a deferred source, when its artifact is read and verified).
    */
   entries(): readonly RegistryEntry[] {
     if (this.entryList === undefined) {
@@ -139,10 +177,10 @@ export class Registry {
         for (const [name, endpointFingerprint] of registered.endpointFingerprints) {
           const entry = {
             source: registered.source,
-            tool: registered.tool,
             toolFingerprint: registered.fingerprint,
             endpointFingerprint,
           };
+          Object.defineProperty(entry, "tool", { enumerable: true, get: () => registered.tool });
           Object.defineProperty(entry, "endpoint", {
             enumerable: true,
             get: () => registered.endpoints.get(name)!,
@@ -158,7 +196,7 @@ export class Registry {
   /** A new registry version with `registered` added or replacing the tool of the same name. */
   withTool(registered: RegisteredTool): Registry {
     const next = new Map(this.tools);
-    next.set(registered.tool.name, registered);
+    next.set(nameOf(registered), registered);
     return new Registry(next.values(), this.version + 1);
   }
 

@@ -119,7 +119,7 @@ export function rank(catalog: Catalog, query: CompiledQuery, filter: RankFilter,
   const consider: Consider = (index, score, sums, offset) => {
     if (!(score > filter.minScore)) return;
     if (filter.minCoverage > 0 && presentOf(sums, offset) < filter.minCoverage * query.tokens.length) return;
-    if (filter.isReady !== undefined && !filter.isReady(catalog.entries[index]!.tool.name)) return;
+    if (filter.isReady !== undefined && !filter.isReady(catalog.toolNames[index]!)) return;
     if (
       bounded &&
       out.length >= limit &&

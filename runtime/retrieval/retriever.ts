@@ -10,6 +10,7 @@ import { toCandidate } from "./candidate.js";
 import { checkK, checkMinCoverage, checkMinScore, checkRequest, RetrievalError } from "./errors.js";
 import { type RankFilter, rank } from "./rank.js";
 import { compileQuery, type Scored } from "./score.js";
+import { catalogFromStoredIndex, storedIndexOf } from "./stored-index.js";
 import { buildCatalog, type Catalog } from "./surface.js";
 import type {
   CapabilityCandidate,
@@ -49,6 +50,11 @@ export interface IndexStats {
   readonly endpoints: number;
   readonly vocabulary: number;
   readonly postings: number;
+  /**
+   * `stored`: the lock-pinned compile-time index of a loaded registry; `memory`: built from the
+   * endpoints at first use (exhaustive mode, a registry not from `load`, an old or other-version index).
+   */
+  readonly origin: "stored" | "memory";
 }
 
 export interface Retriever {
@@ -102,7 +108,12 @@ export function createRetriever(
   let cached: Catalog | undefined;
   const catalog = (): Catalog => {
     const registry = current();
-    if (cached === undefined || cached.registry !== registry) cached = buildCatalog(registry, !exhaustive);
+    if (cached === undefined || cached.registry !== registry) {
+      // Exhaustive mode is the reference: it always scores the endpoints themselves.
+      const stored = exhaustive ? undefined : storedIndexOf(registry);
+      cached =
+        stored !== undefined ? catalogFromStoredIndex(registry, stored) : buildCatalog(registry, !exhaustive);
+    }
     return cached;
   };
 
@@ -190,6 +201,7 @@ export function createRetriever(
         endpoints: cat.entries.length,
         vocabulary: cat.vocabulary.size,
         postings: cat.postings?.length ?? 0,
+        origin: cat.origin,
       };
     },
   };

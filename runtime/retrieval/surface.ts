@@ -19,11 +19,8 @@ export {
   unitKey,
 } from "./surface-builder.js";
 
-export interface Catalog {
-  readonly registry: Registry;
-  readonly entries: readonly RegistryEntry[];
-  readonly routes: readonly string[];
-  readonly sourceKinds: readonly SourceKind[];
+/** The scoring surface and inverted index of a list of endpoints (what a stored index holds). */
+export interface Surface {
   /** Tokens and exact keys → id. */
   readonly vocabulary: ReadonlyMap<string, number>;
   /** Concept token id → unit token id → id of their same-field pair key (absent: no field has both). */
@@ -45,6 +42,19 @@ export interface Catalog {
   readonly postingStart: Uint32Array | undefined;
 }
 
+export interface Catalog extends Surface {
+  readonly registry: Registry;
+  readonly entries: readonly RegistryEntry[];
+  readonly routes: readonly string[];
+  readonly sourceKinds: readonly SourceKind[];
+  /** Per endpoint, its tool's name (the readiness filter reads it without touching the tool). */
+  readonly toolNames: readonly string[];
+  /** Per endpoint, its locked effect when known without the endpoint (a stored index); see effectOf. */
+  readonly effects: readonly string[] | undefined;
+  /** `stored`: read from the lock-pinned compile-time index; `memory`: built from the endpoints. */
+  readonly origin: "stored" | "memory";
+}
+
 export function routeOf(tool: string, endpoint: string): string {
   return `${tool}.${endpoint}`;
 }
@@ -52,9 +62,11 @@ export function routeOf(tool: string, endpoint: string): string {
 /** Bits that count towards a key's document frequency (exact keys need none). */
 const DF_MASK = LEXICAL_MASK | BIT.sameFieldUnit;
 
-/** Builds the surface of every endpoint of `registry`; with `indexed`, also the inverted index. */
-export function buildCatalog(registry: Registry, indexed: boolean): Catalog {
-  const entries = registry.entries();
+/**
+ * Builds the surface of every endpoint of `entries` (each endpoint is read, hence verified); with
+ * `indexed`, also the inverted index. The compiler builds the stored index with this same function.
+ */
+export function buildSurface(entries: readonly RegistryEntry[], indexed: boolean): Surface {
   const builder = new SurfaceBuilder();
   for (const entry of entries) {
     addEntry(builder, entry);
@@ -92,10 +104,6 @@ export function buildCatalog(registry: Registry, indexed: boolean): Catalog {
     }
   }
   return {
-    registry,
-    entries,
-    routes: entries.map((entry) => routeOf(entry.tool.name, entry.endpoint.name)),
-    sourceKinds: entries.map((entry) => registry.get(entry.tool.name)!.sourceKind),
     vocabulary: builder.vocabulary,
     pairs: builder.pairs,
     documentFrequency,
@@ -109,12 +117,27 @@ export function buildCatalog(registry: Registry, indexed: boolean): Catalog {
   };
 }
 
+/** Builds the catalog of `registry` in memory (every endpoint is read, hence verified). */
+export function buildCatalog(registry: Registry, indexed: boolean): Catalog {
+  const entries = registry.entries();
+  return {
+    ...buildSurface(entries, indexed),
+    registry,
+    entries,
+    routes: entries.map((entry) => routeOf(entry.tool.name, entry.endpoint.name)),
+    sourceKinds: entries.map((entry) => registry.get(entry.tool.name)!.sourceKind),
+    toolNames: entries.map((entry) => entry.tool.name),
+    effects: undefined,
+    origin: "memory",
+  };
+}
+
 /**
  * The locked side-effect class of endpoint `index` (the one place ranking reads an endpoint's effect,
  * so a catalog built from a stored index can answer it without materialising the endpoint).
  */
 export function effectOf(catalog: Catalog, index: number): string {
-  return catalog.entries[index]!.endpoint.effect;
+  return catalog.effects !== undefined ? catalog.effects[index]! : catalog.entries[index]!.endpoint.effect;
 }
 
 /** The component mask of id `id` on endpoint `index` (0 when absent). */

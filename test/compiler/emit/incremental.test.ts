@@ -67,6 +67,7 @@ describe("incremental compile", () => {
       "generated/pets.schemas.d.ts",
       "generated/pets.ts",
       "generated/pets.types.ts",
+      "generated/retrieval-index.bin",
       "openapi.yaml",
       "schemarouter.lock.json",
     ]);

@@ -46,6 +46,10 @@ function publish(from: TempProject, live: string, options: { withLock?: boolean 
   mkdirSync(join(live, "generated", "artifacts"), { recursive: true });
   copyFileSync(join(from.dir, artifact), join(live, `${artifact}.tmp`));
   renameSync(join(live, `${artifact}.tmp`), join(live, artifact));
+  // A compile writes the retrieval index the lock pins before the lock (compiler/emit/retrieval-index.ts).
+  const index = join("generated", "retrieval-index.bin");
+  copyFileSync(join(from.dir, index), join(live, `${index}.tmp`));
+  renameSync(join(live, `${index}.tmp`), join(live, index));
   if (options.withLock === false) return;
   copyFileSync(from.lockfile, join(live, "schemarouter.lock.json.tmp"));
   renameSync(join(live, "schemarouter.lock.json.tmp"), join(live, "schemarouter.lock.json"));

@@ -1,0 +1,159 @@
+/**
+ * The compile-time retrieval index (docs/runtime/retrieval-and-planning.md, "Stored index"): the
+ * compiler turns registry entries into index data with `indexDataOf` (the same `buildSurface` the
+ * runtime uses in memory, so both give the same ids, frequencies and postings); the loader prepares the
+ * verified data once (`prepareStoredIndex`) and attaches it to the registry it loaded; the retriever
+ * builds its catalog from it (`catalogFromStoredIndex`) without reading any endpoint. Only the registry
+ * object the index was verified for ever uses it: a replaced registry (a new version) builds in memory.
+ */
+
+import type {
+  RetrievalIndexData,
+  RetrievalIndexSource,
+  RetrievalIndexTool,
+} from "../format/retrieval-index.js";
+import type { Registry, RegistryEntry } from "../load/registry.js";
+import type { SourceKind } from "../model/specs.js";
+import { buildSurface, type Catalog, routeOf } from "./surface.js";
+import { SURFACE_VERSION } from "./surface-builder.js";
+
+/** A tool of the index, with its registry entries (registry order). */
+export interface IndexedTool {
+  readonly name: string;
+  readonly source: string;
+  readonly entries: readonly RegistryEntry[];
+}
+
+/** Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name). */
+export function indexDataOf(
+  sources: readonly RetrievalIndexSource[],
+  indexed: readonly IndexedTool[],
+): RetrievalIndexData {
+  const entries = indexed.flatMap((tool) => tool.entries);
+  const surface = buildSurface(entries, true);
+  const sourceAt = new Map(sources.map((source, at) => [source.name, at]));
+  const tools: RetrievalIndexTool[] = indexed.map((tool) => {
+    const source = sourceAt.get(tool.source);
+    if (source === undefined) throw new TypeError(`tool "${tool.name}" of unknown source "${tool.source}"`);
+    return { name: tool.name, source, endpoints: tool.entries.map((entry) => entry.endpoint.name) };
+  });
+  const effectNames: string[] = [];
+  const effects = new Uint8Array(entries.length);
+  entries.forEach((entry, i) => {
+    let effect = effectNames.indexOf(entry.endpoint.effect);
+    if (effect < 0) effect = effectNames.push(entry.endpoint.effect) - 1;
+    effects[i] = effect;
+  });
+  const pairs: number[] = [];
+  for (const [concept, byUnit] of surface.pairs) {
+    for (const [unit, id] of byUnit) pairs.push(concept, unit, id);
+  }
+  return {
+    surfaceVersion: SURFACE_VERSION,
+    sources,
+    tools,
+    size: surface.keyMasks.length,
+    vocabulary: [...surface.vocabulary.keys()],
+    vocabularyIds: Uint32Array.from(surface.vocabulary.values()),
+    pairs: Uint32Array.from(pairs),
+    documentFrequency: surface.documentFrequency,
+    keyMasks: surface.keyMasks,
+    postingStart: surface.postingStart!,
+    postings: surface.postings!,
+    postingMasks: surface.postingMasks!,
+    effectNames,
+    effects,
+  };
+}
+
+/** Verified index data with its lookup tables built (once per load). */
+export interface StoredIndex {
+  readonly data: RetrievalIndexData;
+  readonly endpoints: number;
+  readonly vocabulary: ReadonlyMap<string, number>;
+  readonly pairs: ReadonlyMap<number, ReadonlyMap<number, number>>;
+  readonly routes: readonly string[];
+  readonly toolNames: readonly string[];
+  readonly effects: readonly string[];
+  readonly sourceKinds: readonly SourceKind[];
+}
+
+export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
+  const vocabulary = new Map<string, number>();
+  for (let at = 0; at < data.vocabulary.length; at++)
+    vocabulary.set(data.vocabulary[at]!, data.vocabularyIds[at]!);
+  const pairs = new Map<number, Map<number, number>>();
+  for (let at = 0; at < data.pairs.length; at += 3) {
+    const concept = data.pairs[at]!;
+    let byUnit = pairs.get(concept);
+    if (byUnit === undefined) {
+      byUnit = new Map();
+      pairs.set(concept, byUnit);
+    }
+    byUnit.set(data.pairs[at + 1]!, data.pairs[at + 2]!);
+  }
+  const routes: string[] = [];
+  const toolNames: string[] = [];
+  const sourceKinds: SourceKind[] = [];
+  for (const tool of data.tools) {
+    const kind = data.sources[tool.source]!.kind as SourceKind;
+    for (const endpoint of tool.endpoints) {
+      routes.push(routeOf(tool.name, endpoint));
+      toolNames.push(tool.name);
+      sourceKinds.push(kind);
+    }
+  }
+  const effects = Array.from(data.effects, (code) => data.effectNames[code]!);
+  return {
+    data,
+    endpoints: routes.length,
+    vocabulary,
+    pairs,
+    routes,
+    toolNames,
+    effects,
+    sourceKinds,
+  };
+}
+
+const attached = new WeakMap<Registry, StoredIndex>();
+
+/** Records that `index` was verified against the lock for exactly this registry object. */
+export function attachStoredIndex(registry: Registry, index: StoredIndex): void {
+  attached.set(registry, index);
+}
+
+export function storedIndexOf(registry: Registry): StoredIndex | undefined {
+  return attached.get(registry);
+}
+
+/** The catalog of `registry` from its stored index: no endpoint is read until a candidate is built. */
+export function catalogFromStoredIndex(registry: Registry, index: StoredIndex): Catalog {
+  const entries = registry.entries();
+  if (entries.length !== index.endpoints) {
+    throw new TypeError(`stored index has ${index.endpoints} endpoints, the registry ${entries.length}`);
+  }
+  const { data } = index;
+  return {
+    registry,
+    entries,
+    routes: index.routes,
+    sourceKinds: index.sourceKinds,
+    toolNames: index.toolNames,
+    effects: index.effects,
+    origin: "stored",
+    vocabulary: index.vocabulary,
+    pairs: index.pairs,
+    documentFrequency: data.documentFrequency,
+    keyMasks: data.keyMasks,
+    surfaceIds: EMPTY_U32,
+    surfaceMasks: EMPTY_U16,
+    surfaceStart: EMPTY_U32,
+    postings: data.postings,
+    postingMasks: data.postingMasks,
+    postingStart: data.postingStart,
+  };
+}
+
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_U16 = new Uint16Array(0);
