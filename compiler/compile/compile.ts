@@ -21,7 +21,9 @@ import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
-import { type ClientTemplate, parseClientTemplate, readTemplateText } from "../emit/template.js";
+import type { ClientTemplate } from "../emit/template.js";
+import { readTemplateText } from "../emit/template.js";
+import { cachedClientTemplate } from "../emit/template-cache.js";
 import type { OutputFile, WriteResult } from "../emit/write.js";
 import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
@@ -215,7 +217,7 @@ async function runJobs(
   let template: Promise<ClientTemplate> | undefined;
   const inProcess = (job: SourceJob) =>
     runSourceJob(job, setting, () => {
-      template ??= parseClientTemplate(setting.templateText);
+      template ??= cachedClientTemplate(setting.templateText, setting.config.path);
       return template;
     });
   let stopped = false;

@@ -4,7 +4,8 @@
  * outcome as plain data. The bindings template is parsed here on first need, once per worker.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { type ClientTemplate, parseClientTemplate } from "../emit/template.js";
+import type { ClientTemplate } from "../emit/template.js";
+import { cachedClientTemplate } from "../emit/template-cache.js";
 import {
   describe,
   type JobSetting,
@@ -24,7 +25,7 @@ let template: Promise<ClientTemplate> | undefined;
 
 parentPort?.on("message", (job: SourceJob) => {
   runSourceJob(job, setting, () => {
-    template ??= parseClientTemplate(setting.templateText);
+    template ??= cachedClientTemplate(setting.templateText, setting.config.path);
     return template;
   }).then(
     (outcome) => {

@@ -81,7 +81,7 @@ export class WrittenRecord implements RecordView {
 }
 
 /** `node_modules/.cache/schemarouter` of the nearest directory (from `dir` up) with a package.json. */
-function cacheDirFor(dir: string): string | undefined {
+export function cacheDirFor(dir: string): string | undefined {
   for (let current = dir; ; current = dirname(current)) {
     if (existsSync(join(current, "package.json"))) {
       return join(current, "node_modules", ".cache", "schemarouter");
