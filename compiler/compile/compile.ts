@@ -28,6 +28,7 @@ import type { OutputFile, WriteResult } from "../emit/write.js";
 import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
 import type { SourceCoverage } from "./coverage.js";
+import { JobQueue } from "./schedule.js";
 import { artifactFileOf, artifactPathOf, register } from "./source-compile.js";
 import {
   describe,
@@ -222,9 +223,9 @@ async function runJobs(
     });
   let stopped = false;
   let done = 0;
-  const run = async (job: SourceJob, onWorker: boolean) => {
+  const run = async (job: SourceJob, onWorker: boolean, recycle = false) => {
     options.onProgress?.({ source: job.name, phase: "start", done, total: jobs.length });
-    let outcome = onWorker && pool !== undefined ? await viaPool(pool, job) : await inProcess(job);
+    let outcome = onWorker && pool !== undefined ? await viaPool(pool, job, recycle) : await inProcess(job);
     // A refusal seen in a worker is reproduced here, so the error thrown is the adapter's own.
     if (
       outcome === undefined ||
@@ -245,15 +246,33 @@ async function runJobs(
     });
   };
   const lanes: Promise<void>[] = [];
-  const lane = async (queue: readonly SourceJob[], cursor: { next: number }, onWorker: boolean) => {
-    while (!stopped && cursor.next < queue.length) await run(queue[cursor.next++]!, onWorker);
+  const lane = async (queue: readonly SourceJob[]) => {
+    for (let next = 0; !stopped && next < queue.length; next++) await run(queue[next]!, false);
   };
-  if (pool === undefined) lanes.push(lane(jobs, { next: 0 }, false));
+  if (pool === undefined) lanes.push(lane(jobs));
   else {
-    const shared = { next: 0 };
-    for (let i = 0; i < pool.size; i++) lanes.push(lane(pooled, shared, true));
-    const rest = jobs.filter((job) => !pooled.includes(job));
-    lanes.push(lane(rest, { next: 0 }, false));
+    const queue = new JobQueue(pooled, setting.config);
+    const worker = async () => {
+      for (
+        let entry = await queue.take(() => stopped);
+        entry !== undefined;
+        entry = await queue.take(() => stopped)
+      ) {
+        try {
+          await run(entry.job, true, entry.heavy);
+        } finally {
+          queue.finished(entry);
+        }
+      }
+    };
+    for (let i = 0; i < pool.size; i++)
+      lanes.push(
+        worker().finally(() => {
+          // A lane that ends (stopped, or failed) lets the others stop waiting for a heavy job.
+          queue.wake();
+        }),
+      );
+    lanes.push(lane(jobs.filter((job) => !pooled.includes(job))));
   }
   try {
     const settled = await Promise.allSettled(
@@ -273,9 +292,13 @@ async function runJobs(
 }
 
 /** A job's outcome from a worker; undefined when the worker failed in a way only the main thread can tell. */
-async function viaPool(pool: WorkerPool, job: SourceJob): Promise<SourceOutcome | undefined> {
+async function viaPool(
+  pool: WorkerPool,
+  job: SourceJob,
+  recycle: boolean,
+): Promise<SourceOutcome | undefined> {
   try {
-    const reply = await pool.run(job);
+    const reply = await pool.run(job, recycle);
     return reply.ok ? reply.outcome : undefined;
   } catch (error) {
     // The worker itself died (COMPILE_WORKER_FAILED): the source is refused with that error.

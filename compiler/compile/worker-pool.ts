@@ -23,6 +23,8 @@ export function workersAvailable(): boolean {
 
 interface Task {
   readonly job: SourceJob;
+  /** Replace the worker once the job is done (it compiled a heavy document; schedule.ts). */
+  readonly recycle: boolean;
   readonly resolve: (reply: WorkerReply) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -41,9 +43,9 @@ export class WorkerPool {
     for (let i = 0; i < size; i++) this.idle.push(this.spawn());
   }
 
-  run(job: SourceJob): Promise<WorkerReply> {
+  run(job: SourceJob, recycle = false): Promise<WorkerReply> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      this.queue.push({ job, recycle, resolve, reject });
       this.pump();
     });
   }
@@ -68,7 +70,11 @@ export class WorkerPool {
     worker.on("message", (reply: WorkerReply) => {
       const task = this.busy.get(worker);
       this.busy.delete(worker);
-      this.idle.push(worker);
+      if (task?.recycle === true && !this.closing) {
+        this.workers.delete(worker);
+        void worker.terminate();
+        this.idle.push(this.spawn());
+      } else this.idle.push(worker);
       task?.resolve(reply);
       this.pump();
     });
