@@ -122,9 +122,15 @@ export interface CompileResult {
   readonly timings: CompileTimings;
 }
 
+type Kept = Pick<
+  Exclude<SourceOutcome, RefusedOutcome>,
+  "kind" | "name" | "ms" | "coverage" | "bindingTools"
+> & { readonly notes: readonly string[]; readonly warnings: readonly string[] };
+
 /** What the compile keeps of one finished source (its files are already with the sink). */
 interface Slot {
-  readonly outcome: Exclude<SourceOutcome, RefusedOutcome>;
+  /** The outcome without its texts (artifact, binding modules): those went to the sink. */
+  readonly outcome: Kept;
   readonly source: CompiledSource;
   readonly artifact: OutputFile;
   readonly bindings: readonly OutputFile[];
@@ -199,9 +205,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 
 /**
  * Runs every job: OpenAPI sources in the worker pool when there are at least two of them and `jobs`
- * allows it, everything else (and everything, without workers) on the main thread, one at a time.
- * After a refusal (without `keepGoing`) no further job starts; jobs already running finish, so the
- * refusal reported is always the first in name order. Returns the number of workers used.
+ * allows it (in the order schedule.ts gives), everything else (and everything, without workers) on
+ * the main thread, one at a time in name order. After a refusal (without `keepGoing`) no further job
+ * starts and jobs already running finish; the caller reports the first refused source in name order.
+ * Returns the number of workers used.
  */
 async function runJobs(
   jobs: readonly SourceJob[],
@@ -333,7 +340,16 @@ async function take(
       ),
     );
   return {
-    outcome,
+    // Only what finish() needs: keeping the texts would hold every artifact until the end.
+    outcome: {
+      kind: outcome.kind,
+      name: outcome.name,
+      ms: outcome.ms,
+      coverage: outcome.coverage,
+      bindingTools: outcome.bindingTools,
+      notes: outcome.kind === "compiled" ? outcome.notes : [],
+      warnings: outcome.kind === "compiled" ? outcome.warnings : [],
+    },
     artifact,
     bindings,
     source: backedSource(outcome.name, artifactPathOf(outcome.name, config), artifact, lockEntry, register),
