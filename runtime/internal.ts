@@ -13,6 +13,7 @@ export * from "./errors/registry.js";
 export * from "./errors/suggest.js";
 export * from "./errors/table.js";
 export * from "./format/artifact.js";
+export * from "./format/artifact-layout.js";
 export * from "./format/artifact-read.js";
 export * from "./format/artifact-render.js";
 export * from "./format/fingerprint.js";

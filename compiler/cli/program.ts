@@ -22,6 +22,8 @@ import { formatSummary } from "../compile/summary.js";
 import { CONFIG_FILE, loadConfig } from "../config/config.js";
 import { COMPILER_VERSION } from "../emit/version.js";
 import { isCompilerError } from "../errors/errors.js";
+import { compileJson } from "./compile-json.js";
+import { compileProgress } from "./compile-progress.js";
 import { dbMigrate, dbStatus } from "./db.js";
 import { graphOfLock } from "./graph.js";
 import { addSource, initConfig } from "./init.js";
@@ -196,6 +198,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--frozen", "refuse to change the lockfile (CI); exit 1 if it would change")
     .option("--json", "machine-readable summary on stdout")
     .option("--strict", "exit 1 when an operation is left out or a source compiles to 0 endpoints")
+    .option("--jobs <n>", "sources compiled at once, in worker threads (default: one per core)")
+    .option("--keep-going", "leave refused sources out of the lockfile and compile the rest (reported)")
     .action(
       async (options: {
         check?: boolean;
@@ -203,6 +207,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         json?: boolean;
         frozen?: boolean;
         strict?: boolean;
+        jobs?: string;
+        keepGoing?: boolean;
       }) => {
         const mode = options.check ? "check" : options.dryRun ? "dry-run" : "write";
         const progress = io.isTTY === true && !options.json;
@@ -211,17 +217,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           mode,
           env: io.env,
           frozen: options.frozen === true,
-          ...(progress
-            ? {
-                onProgress: (e) =>
-                  e.phase === "end" && io.stderr(`✓ ${e.source} (${Math.round(e.ms ?? 0)} ms)\n`),
-              }
-            : {}),
+          keepGoing: options.keepGoing === true,
+          ...(options.jobs !== undefined ? { jobs: jobsOption(options.jobs) } : {}),
+          ...(progress ? { onProgress: compileProgress(io.stderr) } : {}),
         });
         const stale = result.write.stale.map((path) => relativeTo(io.cwd, path));
         if (options.json) {
           io.stdout(
-            `${JSON.stringify({ mode, summaries: result.summaries, coverage: result.coverage, warnings: result.warnings, changes: result.changes?.report ?? null, stale, written: result.write.written.map((p) => relativeTo(io.cwd, p)), notes: result.notes }, null, 2)}\n`,
+            `${JSON.stringify(
+              compileJson(result, mode, (path) => relativeTo(io.cwd, path)),
+              null,
+              2,
+            )}\n`,
           );
         } else {
           const coverage = new Map(result.coverage.map((entry) => [entry.source, entry]));
@@ -250,10 +257,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
                 ? "Nothing changed.\n"
                 : `Wrote ${result.write.written.length} file(s).\n`,
             );
+          if (result.refused.length > 0)
+            io.stdout(
+              `Refused ${result.refused.length} source(s), left out of the lockfile: ${result.refused.map((entry) => `${entry.source} [${entry.code}]`).join(", ")}.\n`,
+            );
         }
         if (!options.json) for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
         if (mode === "check" && stale.length > 0) exitCode = 1;
         if (options.strict === true && strictFails(result.coverage, io)) exitCode = 1;
+        if (options.strict === true && result.refused.length > 0) {
+          io.stderr(`error: --strict: ${result.refused.length} source(s) refused and left out.\n`);
+          exitCode = 1;
+        }
       },
     );
 
@@ -441,6 +456,14 @@ function strictFails(coverage: readonly SourceCoverage[], io: CliIo): boolean {
       `error: --strict: source "${source.source}" ${source.endpoints === 0 ? "has 0 endpoints" : `left out ${source.leftOut} operation(s)`} (${source.leftOutReasons.map((r) => `${r.construct} ${r.count}`).join(", ") || "nothing to compile"}); see \`schemarouter inspect --report ${source.source}\`.\n`,
     );
   return failing.length > 0;
+}
+
+/** `--jobs <n>`: a positive integer. */
+function jobsOption(value: string): number {
+  const jobs = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(jobs))
+    throw new CommanderError(2, "usage", `--jobs takes a positive integer (got ${value})`);
+  return jobs;
 }
 
 function relativeTo(cwd: string, path: string): string {

@@ -1,36 +1,60 @@
 /**
  * `schemarouter compile`: resolve every configured source, apply trusted overlays, fingerprint, and
- * emit artifacts, the lockfile and typed bindings. The core returns data; `writeOutputs` does the I/O.
+ * emit artifacts, the lockfile and typed bindings. Each source is one job (source-job.ts): OpenAPI
+ * sources run in a pool of worker threads (worker-pool.ts; `jobs`, default one per core), every other
+ * kind on the main thread; each job's files are staged as soon as it is done (emit/output-sink.ts) and
+ * committed together at the end, the lockfile last, so the output is byte-identical whatever the
+ * number of jobs and a failed compile writes nothing (docs/reference/cli.md, "Large projects").
  * A plain write compile is incremental: a local OpenAPI source whose document, config entry, lock
  * entry, artifact and bindings all match what compiling it again would produce is reused as it is
  * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
  */
 
-import { join, relative } from "node:path";
-import type { SourceKind, ToolSpec } from "schemarouter/internal";
-import {
-  DefinitionSet,
-  type Lockfile,
-  type RegisteredTool,
-  registerTool,
-  serializeLockfile,
-} from "schemarouter/internal";
+import { availableParallelism } from "node:os";
+import type { Lockfile } from "schemarouter/internal";
+import { serializeLockfile } from "schemarouter/internal";
 import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
-import { loadConfig, type ResolvedConfig, type SourceConfig } from "../config/config.js";
-import { emitArtifact } from "../emit/artifact.js";
-import { bindingPaths, emitBindings } from "../emit/bindings.js";
-import { readPreviousLock, readPreviousState, reuseSource } from "../emit/incremental.js";
+import { loadConfig, type ResolvedConfig } from "../config/config.js";
+import { backedSource, lazyFile } from "../emit/backed-source.js";
+import { bindingPaths, indexModule } from "../emit/bindings.js";
+import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
-import { emitRetrievalIndex, writeRetrievalIndex } from "../emit/retrieval-index.js";
+import { OutputSink } from "../emit/output-sink.js";
+import { emitRetrievalIndex } from "../emit/retrieval-index.js";
+import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
+import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
-import { type OutputFile, type WriteResult, writeOutputs } from "../emit/write.js";
+import { cachedClientTemplate } from "../emit/template-cache.js";
+import type { OutputFile, WriteResult } from "../emit/write.js";
 import { WrittenRecord } from "../emit/written-record.js";
 import { CompileError } from "../errors/errors.js";
-import { applyOverlays } from "../overlays/overlays.js";
-import { applyProvider } from "../providers/apply.js";
-import type { SourceContext, SourceResult } from "../sources/types.js";
-import { coverageOf, type SourceCoverage } from "./coverage.js";
+import type { SourceCoverage } from "./coverage.js";
+import { JobQueue } from "./schedule.js";
+import { artifactFileOf, artifactPathOf, register } from "./source-compile.js";
+import {
+  describe,
+  type JobSetting,
+  type RefusedOutcome,
+  runSourceJob,
+  type SourceJob,
+  type SourceOutcome,
+} from "./source-job.js";
 import { type SourceSummary, summarizeLockChanges } from "./summary.js";
+import { WorkerPool, workersAvailable } from "./worker-pool.js";
+
+export { compileSource, register, resolveSource } from "./source-compile.js";
+
+export interface ProgressEvent {
+  readonly source: string;
+  readonly phase: "start" | "end";
+  readonly ms?: number;
+  readonly reused?: boolean;
+  /** The source was refused (`keepGoing`). */
+  readonly refused?: boolean;
+  /** Sources finished so far, and in all. */
+  readonly done: number;
+  readonly total: number;
+}
 
 export interface CompileOptions {
   /** Path of schemarouter.config.json. */
@@ -44,19 +68,40 @@ export interface CompileOptions {
    * `false` compiles every source from its document.
    */
   readonly incremental?: boolean;
-  /** Called when a source starts and ends (progress lines). */
-  readonly onProgress?: (event: {
-    source: string;
-    phase: "start" | "end";
-    ms?: number;
-    reused?: boolean;
-  }) => void;
+  /**
+   * Sources compiled at once (default: `os.availableParallelism()`): OpenAPI sources in that many
+   * worker threads, one source per worker at a time. 1 compiles everything on the main thread.
+   */
+  readonly jobs?: number;
+  /**
+   * Compile every source that can be compiled: a source whose document is refused is left out of
+   * the lockfile and reported in `refused` (default false: its error is thrown and nothing is written).
+   */
+  readonly keepGoing?: boolean;
+  /** Called when a source starts and ends (progress). */
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
+/** A source left out of the lockfile (`keepGoing`): its error's code and message. */
+export interface RefusedSource {
+  readonly source: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface CompileTimings {
+  readonly wallMs: number;
+  /** Worker threads used (0: every source compiled on the main thread). */
+  readonly workers: number;
+  /** Milliseconds per source (reuse check, or resolve + emit + bindings), by name. */
+  readonly sources: Readonly<Record<string, number>>;
 }
 
 export interface CompileResult {
   readonly config: ResolvedConfig;
   readonly lock: Lockfile;
   readonly previousLock: Lockfile | undefined;
+  /** Every output; in a writing compile, an artifact's or binding's contents are read back from disk. */
   readonly files: readonly OutputFile[];
   readonly write: WriteResult;
   readonly summaries: readonly SourceSummary[];
@@ -73,78 +118,271 @@ export interface CompileResult {
   readonly notes: readonly string[];
   /** Sources reused from disk without being resolved again (incremental compile). */
   readonly reused: readonly string[];
+  /** Sources left out because they were refused (`keepGoing`), in name order. */
+  readonly refused: readonly RefusedSource[];
+  readonly timings: CompileTimings;
+}
+
+type Kept = Pick<
+  Exclude<SourceOutcome, RefusedOutcome>,
+  "kind" | "name" | "ms" | "coverage" | "bindingTools"
+> & { readonly notes: readonly string[]; readonly warnings: readonly string[] };
+
+/** What the compile keeps of one finished source (its files are already with the sink). */
+interface Slot {
+  /** The outcome without its texts (artifact, binding modules): those went to the sink. */
+  readonly outcome: Kept;
+  readonly source: CompiledSource;
+  readonly artifact: OutputFile;
+  readonly bindings: readonly OutputFile[];
 }
 
 export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const started = performance.now();
   const config = await loadConfig(options.config);
   const mode = options.mode ?? "write";
   const incremental = options.incremental ?? (mode === "write" && options.frozen !== true);
-  const context: SourceContext = {
-    cwd: config.dir,
-    env: options.env ?? process.env,
-    allowInsecureHttp: config.allowInsecureHttp,
-    ...(config.file.plugins !== undefined ? { plugins: config.file.plugins } : {}),
-    ...(config.file.providers !== undefined ? { providers: config.file.providers } : {}),
-  };
+  const env = options.env ?? process.env;
   const previousLock = readPreviousLock(config.lockfile);
-  const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;
   // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
   const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
-  const compiled: CompiledSource[] = [];
-  const verified = new Map<string, readonly OutputFile[]>();
-  const notes: string[] = [];
-  const sourceWarnings: string[] = [];
-  for (const [name, sourceConfig] of Object.entries(config.sources).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  )) {
-    const started = performance.now();
-    options.onProgress?.({ source: name, phase: "start" });
-    const hit =
-      template === undefined
-        ? undefined
-        : await reuseSource(
-            name,
-            sourceConfig,
-            previousLock,
-            config,
-            template,
-            artifactPathOf(name, config),
-            register,
-            record,
-          );
-    if (hit !== undefined) {
-      compiled.push(hit.source);
-      verified.set(name, hit.bindings);
-    } else {
-      const result = await resolveSource(name, sourceConfig, context);
-      notes.push(...(result.notes ?? []).map((note) => `${name}: ${note}`));
-      sourceWarnings.push(...(result.warnings ?? []).map((warning) => `source "${name}": ${warning}`));
-      compiled.push(compileSource(name, sourceConfig.kind, result, config));
-    }
-    options.onProgress?.({
-      source: name,
-      phase: "end",
-      ms: performance.now() - started,
-      reused: hit !== undefined,
+  const setting: JobSetting = { config, env, templateText: await readTemplateText() };
+  const names = Object.keys(config.sources).sort(byCodeUnit);
+  const jobs: SourceJob[] = names.map((name) => {
+    const locked = incremental ? previousLock?.sources[name] : undefined;
+    return {
+      name,
+      ...(locked !== undefined ? { locked } : {}),
+      ...(record !== undefined
+        ? { recorded: record.entriesFor(Object.values(bindingPaths(config.outDir, name))) }
+        : {}),
+    };
+  });
+  const sink = new OutputSink(mode);
+  const slots = new Map<string, Slot>();
+  const refusals = new Map<string, RefusedOutcome>();
+  let workers = 0;
+  let output: Awaited<ReturnType<typeof finish>>;
+  try {
+    workers = await runJobs(jobs, setting, options, async (outcome) => {
+      if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
+      else slots.set(outcome.name, await take(outcome, config, previousLock, sink));
     });
+    const firstRefused = names.find((name) => refusals.has(name));
+    if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
+    output = await finish(names, slots, config, previousLock, sink, options);
+    await sink.commit();
+  } catch (error) {
+    await sink.discard();
+    throw error;
   }
+  if (record !== undefined) {
+    for (const [path, digest] of sink.digests) record.set(path, digest);
+    await record.save();
+  }
+  const refused = names.flatMap((name) => {
+    const outcome = refusals.get(name);
+    return outcome === undefined ? [] : [{ source: name, code: outcome.code, message: outcome.message }];
+  });
+  const times: Record<string, number> = {};
+  for (const name of names) {
+    const ms = slots.get(name)?.outcome.ms ?? refusals.get(name)?.ms;
+    if (ms !== undefined) times[name] = Math.round(ms);
+  }
+  return {
+    ...output,
+    write: sink.result(),
+    refused,
+    warnings: [
+      ...output.warnings,
+      ...refused.map(
+        (entry) =>
+          `source "${entry.source}" was refused and left out [${entry.code}]: ${entry.message.replace(/^source "[^"]*": /, "")}`,
+      ),
+    ],
+    timings: { wallMs: Math.round(performance.now() - started), workers, sources: times },
+  };
+}
+
+/**
+ * Runs every job: OpenAPI sources in the worker pool when there are at least two of them and `jobs`
+ * allows it (in the order schedule.ts gives), everything else (and everything, without workers) on
+ * the main thread, one at a time in name order. After a refusal (without `keepGoing`) no further job
+ * starts and jobs already running finish; the caller reports the first refused source in name order.
+ * Returns the number of workers used.
+ */
+async function runJobs(
+  jobs: readonly SourceJob[],
+  setting: JobSetting,
+  options: CompileOptions,
+  onOutcome: (outcome: SourceOutcome) => Promise<void>,
+): Promise<number> {
+  const requested = options.jobs ?? availableParallelism();
+  if (!Number.isInteger(requested) || requested < 1)
+    throw new RangeError(`compile: jobs must be a positive integer (got ${requested})`);
+  const pooled = jobs.filter((job) => setting.config.sources[job.name]?.kind === "openapi");
+  const size = workersAvailable() ? Math.min(requested, pooled.length) : 0;
+  const pool = size >= 2 ? new WorkerPool(size, setting) : undefined;
+  let template: Promise<ClientTemplate> | undefined;
+  const inProcess = (job: SourceJob) =>
+    runSourceJob(job, setting, () => {
+      template ??= cachedClientTemplate(setting.templateText, setting.config.path);
+      return template;
+    });
+  let stopped = false;
+  let done = 0;
+  const run = async (job: SourceJob, onWorker: boolean, recycle = false) => {
+    options.onProgress?.({ source: job.name, phase: "start", done, total: jobs.length });
+    let outcome = onWorker && pool !== undefined ? await viaPool(pool, job, recycle) : await inProcess(job);
+    // A refusal seen in a worker is reproduced here, so the error thrown is the adapter's own.
+    if (
+      outcome === undefined ||
+      (outcome.kind === "refused" && outcome.error === undefined && !options.keepGoing)
+    )
+      outcome = await inProcess(job);
+    if (outcome.kind === "refused" && options.keepGoing !== true) stopped = true;
+    await onOutcome(outcome);
+    done++;
+    options.onProgress?.({
+      source: job.name,
+      phase: "end",
+      ms: outcome.ms,
+      reused: outcome.kind === "reused",
+      refused: outcome.kind === "refused",
+      done,
+      total: jobs.length,
+    });
+  };
+  const lanes: Promise<void>[] = [];
+  const lane = async (queue: readonly SourceJob[]) => {
+    for (let next = 0; !stopped && next < queue.length; next++) await run(queue[next]!, false);
+  };
+  if (pool === undefined) lanes.push(lane(jobs));
+  else {
+    const queue = new JobQueue(pooled, setting.config);
+    const worker = async () => {
+      for (
+        let entry = await queue.take(() => stopped);
+        entry !== undefined;
+        entry = await queue.take(() => stopped)
+      ) {
+        try {
+          await run(entry.job, true, entry.heavy);
+        } finally {
+          queue.finished(entry);
+        }
+      }
+    };
+    for (let i = 0; i < pool.size; i++)
+      lanes.push(
+        worker().finally(() => {
+          // A lane that ends (stopped, or failed) lets the others stop waiting for a heavy job.
+          queue.wake();
+        }),
+      );
+    lanes.push(lane(jobs.filter((job) => !pooled.includes(job))));
+  }
+  try {
+    const settled = await Promise.allSettled(
+      lanes.map((promise) =>
+        promise.catch((error: unknown) => {
+          stopped = true;
+          throw error;
+        }),
+      ),
+    );
+    const failed = settled.find((entry) => entry.status === "rejected");
+    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+  } finally {
+    await pool?.close();
+  }
+  return pool?.size ?? 0;
+}
+
+/** A job's outcome from a worker; undefined when the worker failed in a way only the main thread can tell. */
+async function viaPool(
+  pool: WorkerPool,
+  job: SourceJob,
+  recycle: boolean,
+): Promise<SourceOutcome | undefined> {
+  try {
+    const reply = await pool.run(job, recycle);
+    return reply.ok ? reply.outcome : undefined;
+  } catch (error) {
+    // The worker itself died (COMPILE_WORKER_FAILED): the source is refused with that error.
+    return { kind: "refused", name: job.name, ms: 0, ...describe(error), error };
+  }
+}
+
+/** Hands a finished source's files to the sink and keeps a compiled source backed by them. */
+async function take(
+  outcome: Exclude<SourceOutcome, RefusedOutcome>,
+  config: ResolvedConfig,
+  previousLock: Lockfile | undefined,
+  sink: OutputSink,
+): Promise<Slot> {
+  const path = artifactFileOf(outcome.name, config);
+  // A reused source keeps the previous lock's own entry object (readPreviousState relies on it).
+  const lockEntry =
+    outcome.kind === "reused"
+      ? (previousLock?.sources[outcome.name] ?? outcome.lockEntry)
+      : outcome.lockEntry;
+  const artifact = await sink.put(
+    outcome.kind === "reused" ? lazyFile(path, true) : { path, contents: outcome.artifactText },
+  );
+  const bindings: OutputFile[] = [];
+  for (const file of outcome.bindings)
+    bindings.push(
+      await sink.put(
+        file.contents === undefined
+          ? lazyFile(file.path, true)
+          : { path: file.path, contents: file.contents },
+        true,
+      ),
+    );
+  return {
+    // Only what finish() needs: keeping the texts would hold every artifact until the end.
+    outcome: {
+      kind: outcome.kind,
+      name: outcome.name,
+      ms: outcome.ms,
+      coverage: outcome.coverage,
+      bindingTools: outcome.bindingTools,
+      notes: outcome.kind === "compiled" ? outcome.notes : [],
+      warnings: outcome.kind === "compiled" ? outcome.warnings : [],
+    },
+    artifact,
+    bindings,
+    source: backedSource(outcome.name, artifactPathOf(outcome.name, config), artifact, lockEntry, register),
+  };
+}
+
+/**
+ * After every source: the lockfile, the drift against the previous one, the `--frozen` refusal, and
+ * the project-level outputs (index.ts, then the lockfile).
+ */
+async function finish(
+  names: readonly string[],
+  slots: ReadonlyMap<string, Slot>,
+  config: ResolvedConfig,
+  previousLock: Lockfile | undefined,
+  sink: OutputSink,
+  options: CompileOptions,
+): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
+  const kept = names.flatMap((name) => {
+    const slot = slots.get(name);
+    return slot === undefined ? [] : [slot];
+  });
+  const compiled = kept.map((slot) => slot.source);
+  const reused = kept.filter((slot) => slot.outcome.kind === "reused").map((slot) => slot.source.name);
+  // The retrieval index is built from the artifacts and pinned in the lockfile
+  // (docs/runtime/retrieval-and-planning.md, "Stored index").
   const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config);
   const lock = retrievalIndex.lock;
-  const files: OutputFile[] = [
-    ...compiled.map(
-      (source) =>
-        source.artifactFile ?? {
-          path: join(config.outDir, "artifacts", `${source.name}.json`),
-          contents: source.artifactText,
-        },
-    ),
-    { path: config.lockfile, contents: serializeLockfile(lock) },
-    ...(await emitBindings(compiled, config, lock, verified, record)),
-  ];
   const previous =
     previousLock === undefined
       ? undefined
-      : readPreviousState(config.lockfile, previousLock, lock, new Set(verified.keys()));
+      : readPreviousState(config.lockfile, previousLock, lock, new Set(reused));
   const changes =
     previous === undefined
       ? undefined
@@ -152,9 +390,10 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
           lock,
           artifacts: compiled.filter((s) => !previous.same.has(s.name)).map((s) => s.artifact),
         });
+  const lockText = serializeLockfile(lock);
   if (
     options.frozen === true &&
-    (previous === undefined || serializeLockfile(previous.state.lock) !== serializeLockfile(lock))
+    (previous === undefined || serializeLockfile(previous.state.lock) !== lockText)
   ) {
     throw new CompileError(
       "LOCK_FROZEN",
@@ -165,65 +404,31 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       },
     );
   }
-  const indexWrite = await writeRetrievalIndex(retrievalIndex, mode);
-  const write = await writeOutputs(files, mode);
-  for (const key of ["written", "unchanged", "stale"] as const) write[key].unshift(...indexWrite[key]);
-  if (record !== undefined) {
-    const bindingFiles = new Set(
-      compiled.flatMap((source) => Object.values(bindingPaths(config.outDir, source.name))),
-    );
-    await record.save(files.filter((file) => bindingFiles.has(file.path)));
-  }
-  const summaries = summarizeLockChanges(previous?.state.lock, lock);
-  const coverage = compiled.map((source) => coverageOf(source.artifact));
+  const tools: BindingTool[] = kept.flatMap((slot) => slot.outcome.bindingTools);
+  const index = await sink.put(
+    indexModule(
+      compiled.map((source) => source.name),
+      config,
+      routerBindingsType(tools),
+    ),
+  );
+  await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
+  // The lockfile is put last, so it is renamed into place after everything it pins.
+  const lockFile = await sink.put({ path: config.lockfile, contents: lockText });
+  const coverage = kept.map((slot) => slot.outcome.coverage);
+  const compiledOnly = kept.flatMap((slot) => (slot.outcome.kind === "compiled" ? [slot.outcome] : []));
   return {
     config,
     lock,
     previousLock: previous?.state.lock,
-    files,
-    write,
-    summaries,
+    files: [...kept.map((slot) => slot.artifact), lockFile, ...kept.flatMap((slot) => slot.bindings), index],
+    summaries: summarizeLockChanges(previous?.state.lock, lock),
     coverage,
-    warnings: [...sourceWarnings, ...zeroEndpointWarnings(coverage)],
+    warnings: [...compiledOnly.flatMap((outcome) => outcome.warnings), ...zeroEndpointWarnings(coverage)],
     changes,
     sources: compiled,
-    notes,
-    reused: [...verified.keys()],
-  };
-}
-
-export async function resolveSource(
-  name: string,
-  config: SourceConfig,
-  context: SourceContext,
-): Promise<SourceResult> {
-  // Imported here, not at the top: a compile that reuses every source never loads an adapter.
-  const { ADAPTERS } = await import("../sources/index.js");
-  const adapter = ADAPTERS[config.kind] as {
-    resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
-  };
-  const result = await adapter.resolve(name, config, context);
-  const tools = applyProvider(
-    name,
-    applyOverlays(name, result.tools, result.defs, config.overlays),
-    context.providers,
-  );
-  return { ...result, tools };
-}
-
-export function compileSource(
-  name: string,
-  kind: SourceKind,
-  result: SourceResult,
-  config: ResolvedConfig,
-): CompiledSource {
-  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result);
-  return {
-    name,
-    artifact,
-    artifactText,
-    artifactPath: artifactPathOf(name, config),
-    tools: register(name, kind, artifact, defs),
+    notes: compiledOnly.flatMap((outcome) => outcome.notes),
+    reused,
   };
 }
 
@@ -237,27 +442,6 @@ export function zeroEndpointWarnings(coverage: readonly SourceCoverage[]): strin
     );
 }
 
-/** Registers (fingerprints) every tool of an artifact. */
-export function register(
-  name: string,
-  kind: SourceKind,
-  artifact: CompiledSource["artifact"],
-  defs: DefinitionSet = new DefinitionSet(artifact.$defs),
-): RegisteredTool[] {
-  return artifact.tools.map((tool: ToolSpec) =>
-    registerTool({
-      tool,
-      source: name,
-      sourceKind: kind,
-      defs,
-      remoteDigests: artifact.remoteDigests[tool.name] ?? {},
-    }),
-  );
-}
-
-/** The artifact path relative to the lockfile's directory, with `/` separators. */
-function artifactPathOf(name: string, config: ResolvedConfig): string {
-  return relative(join(config.lockfile, ".."), join(config.outDir, "artifacts", `${name}.json`))
-    .split("\\")
-    .join("/");
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -14,12 +14,12 @@ import { bindingsInputs, sourceInputs } from "./inputs.js";
 import type { CompiledSource } from "./lockfile.js";
 import { pascalCase } from "./names.js";
 import { planMethods } from "./plan.js";
-import { routerBindingsType } from "./router-bindings.js";
-import { GENERATED_HEADER, readStamp, stamped } from "./stamp.js";
+import { bindingToolsOf, routerBindingsType } from "./router-bindings.js";
+import { GENERATED_HEADER, readStampInputs, stamped } from "./stamp.js";
 import { type ClientTemplate, parseClientTemplate, readTemplateText } from "./template.js";
 import { emitTypes } from "./types.js";
 import { fileOnDisk, type OutputFile } from "./write.js";
-import type { WrittenRecord } from "./written-record.js";
+import type { RecordView } from "./written-record.js";
 
 export { GENERATED_HEADER } from "./stamp.js";
 
@@ -68,7 +68,7 @@ export async function currentBindings(
   name: string,
   config: ResolvedConfig,
   stamps: BindingStamps,
-  record: WrittenRecord | undefined,
+  record: RecordView | undefined,
 ): Promise<OutputFile[] | undefined> {
   if (record === undefined) return undefined;
   const paths = bindingPaths(config.outDir, name);
@@ -82,10 +82,12 @@ export async function currentBindings(
     !record.holds(paths.client, client)
   )
     return undefined;
-  const clientStamp = readStamp(client);
+  // The record vouches for the bytes (each was stamped with its content digest when written), so only
+  // the stamps' inputs are compared here.
+  const clientStamp = readStampInputs(client);
   if (clientStamp?.bindings !== stamps.bindings || clientStamp.source !== stamps.source) return undefined;
-  if (readStamp(types)?.bindings !== stamps.bindings) return undefined;
-  if (readStamp(declarations)?.bindings !== stamps.bindings) return undefined;
+  if (readStampInputs(types)?.bindings !== stamps.bindings) return undefined;
+  if (readStampInputs(declarations)?.bindings !== stamps.bindings) return undefined;
   return [
     fileOnDisk(paths.declarations, declarations),
     fileOnDisk(paths.types, types),
@@ -103,7 +105,7 @@ export async function emitBindings(
   config: ResolvedConfig,
   lock: Lockfile,
   verified: ReadonlyMap<string, readonly OutputFile[]> = new Map(),
-  record?: WrittenRecord,
+  record?: RecordView,
 ): Promise<OutputFile[]> {
   const templateText = await readTemplateText();
   // Parsed (with ts-morph) only when some source's bindings must actually be generated.
@@ -112,24 +114,63 @@ export async function emitBindings(
   for (const source of sources) {
     const locked = lock.sources[source.name];
     if (locked === undefined) throw new TypeError(`emitBindings: source "${source.name}" is not in the lock`);
-    const stamps = expectedStamps(source.name, locked, config, templateText);
-    const current = verified.get(source.name) ?? (await currentBindings(source.name, config, stamps, record));
+    const current = verified.get(source.name);
     if (current !== undefined) {
       files.push(...current);
       continue;
     }
-    template ??= parseClientTemplate(templateText);
-    files.push(...(await emitSourceBindings(source, config, await template, stamps)));
+    files.push(
+      ...(await sourceBindings(
+        source,
+        locked,
+        config,
+        templateText,
+        () => {
+          template ??= parseClientTemplate(templateText);
+          return template;
+        },
+        record,
+      )),
+    );
   }
+  const tools = sources.flatMap((source) =>
+    bindingToolsOf(source.tools.map((registered) => registered.tool)),
+  );
   files.push(
-    emitIndex(
-      sources.map((s) => s.name),
-      config.runtimeImport,
-      config.outDir,
-      routerBindingsType(sources),
+    indexModule(
+      sources.map((source) => source.name),
+      config,
+      routerBindingsType(tools),
     ),
   );
   return files;
+}
+
+/**
+ * One source's binding modules: the ones on disk when they are current (see currentBindings),
+ * otherwise generated from `source` with the template `template()` gives.
+ */
+export async function sourceBindings(
+  source: CompiledSource,
+  locked: LockedSource,
+  config: ResolvedConfig,
+  templateText: string,
+  template: () => Promise<ClientTemplate>,
+  record: RecordView | undefined,
+): Promise<OutputFile[]> {
+  const stamps = expectedStamps(source.name, locked, config, templateText);
+  const current = await currentBindings(source.name, config, stamps, record);
+  if (current !== undefined) return current;
+  return emitSourceBindings(source, config, await template(), stamps);
+}
+
+/** `index.ts`: `createClient(router)` over every source's client, and the `RouterBindings` type. */
+export function indexModule(
+  sources: readonly string[],
+  config: Pick<ResolvedConfig, "outDir" | "runtimeImport">,
+  routerBindings: readonly string[],
+): OutputFile {
+  return emitIndex(sources, config.runtimeImport, config.outDir, routerBindings);
 }
 
 async function emitSourceBindings(

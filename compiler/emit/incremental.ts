@@ -12,14 +12,12 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { RegisteredTool, SourceKind } from "schemarouter/internal";
 import {
   ARTIFACT_FORMAT_VERSION,
   type Artifact,
   isUrl,
   type LockedSource,
   type Lockfile,
-  parseArtifact,
   parseLockfile,
   readRegularFileSync,
   sha256,
@@ -28,12 +26,12 @@ import { readAnyArtifact } from "../compare/artifact-legacy.js";
 import type { LockState } from "../compare/lock-state.js";
 import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { currentBindings, expectedStamps } from "./bindings.js";
-import type { CompiledSource } from "./lockfile.js";
-import { fileOnDisk, type OutputFile } from "./write.js";
-import type { WrittenRecord } from "./written-record.js";
+import type { OutputFile } from "./write.js";
+import type { RecordView } from "./written-record.js";
 
-export interface ReusedSource {
-  readonly source: CompiledSource;
+export interface ReusableSource {
+  /** The artifact file's bytes, verified against the lock entry. */
+  readonly artifactBytes: Buffer;
   /** The binding modules on disk, verified current. */
   readonly bindings: readonly OutputFile[];
 }
@@ -48,21 +46,20 @@ export function readPreviousLock(path: string): Lockfile | undefined {
 }
 
 /**
- * The source as the previous compile left it, when everything it depends on is unchanged; otherwise
- * undefined (the source is compiled from its document).
+ * The source's files as the previous compile left them, when everything it depends on is unchanged;
+ * otherwise undefined (the source is compiled from its document). `locked` is the source's entry in
+ * the previous lockfile; `record` answers whether a binding module is what this compiler last wrote.
  */
-export async function reuseSource(
+export async function verifyReusable(
   name: string,
   config: SourceConfig,
-  previous: Lockfile | undefined,
+  locked: LockedSource | undefined,
   resolved: ResolvedConfig,
   templateText: string,
   artifactPath: string,
-  register: (name: string, kind: SourceKind, artifact: Artifact) => RegisteredTool[],
-  record: WrittenRecord | undefined,
-): Promise<ReusedSource | undefined> {
+  record: RecordView | undefined,
+): Promise<ReusableSource | undefined> {
   if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
-  const locked = previous?.sources[name];
   if (locked === undefined || locked.kind !== "openapi" || locked.artifact.path !== artifactPath)
     return undefined;
   // Whole-file synchronous reads: fs/promises reads big files in 512 KiB thread-pool round trips, which
@@ -81,17 +78,7 @@ export async function reuseSource(
     record,
   );
   if (bindings === undefined) return undefined;
-  return {
-    source: reusedSource(
-      name,
-      artifactBytes,
-      fileOnDisk(artifactFile, artifactBytes),
-      artifactPath,
-      locked,
-      register,
-    ),
-    bindings,
-  };
+  return { artifactBytes, bindings };
 }
 
 function readIfPresent(path: string): Buffer | undefined {
@@ -116,39 +103,6 @@ function isCurrentFormat(bytes: Buffer): boolean {
 }
 
 const ARTIFACT_HEAD = '{"$defs":{\n';
-
-/** A compiled source backed by verified files: the artifact is parsed and fingerprinted only if asked. */
-function reusedSource(
-  name: string,
-  artifactBytes: Buffer,
-  artifactFile: OutputFile,
-  artifactPath: string,
-  lockEntry: LockedSource,
-  register: (name: string, kind: SourceKind, artifact: Artifact) => RegisteredTool[],
-): CompiledSource {
-  let artifact: Artifact | undefined;
-  let tools: RegisteredTool[] | undefined;
-  const getArtifact = (): Artifact => {
-    artifact ??= parseArtifact(artifactBytes, artifactFile.path);
-    return artifact;
-  };
-  return {
-    name,
-    artifactPath,
-    artifactFile,
-    lockEntry,
-    get artifactText() {
-      return artifactFile.contents;
-    },
-    get artifact() {
-      return getArtifact();
-    },
-    get tools() {
-      tools ??= register(name, lockEntry.kind, getArtifact());
-      return tools;
-    },
-  };
-}
 
 export interface PreviousState {
   /** The previous lock, with the artifacts of the sources whose artifact changed. */

@@ -7,13 +7,11 @@
  * itself. The bytes depend only on the artifacts: the same inputs give the same file and digest.
  */
 
-import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Artifact, IndexedTool, Lockfile } from "schemarouter/internal";
 import { encodeRetrievalIndex, indexDataOf, sha256 } from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import type { CompiledSource } from "./lockfile.js";
-import { type WriteResult, writeAtomic } from "./write.js";
 
 export const RETRIEVAL_INDEX_FILE = "retrieval-index.bin";
 
@@ -61,26 +59,4 @@ export function emitRetrievalIndex(
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
   return { lock: { ...lock, retrievalIndex: { path: pinned, digest: sha256(bytes) } }, path, bytes };
-}
-
-/**
- * Writes the index like `writeOutputs` writes text files (unchanged files are left alone, check and
- * dry-run only report), and adds its path to `result`. Run before the lockfile is written.
- */
-export async function writeRetrievalIndex(
-  output: RetrievalIndexOutput,
-  mode: "write" | "dry-run" | "check",
-): Promise<WriteResult> {
-  const result: WriteResult = { written: [], unchanged: [], stale: [] };
-  const current = await readFile(output.path).catch(() => undefined);
-  if (current !== undefined && Buffer.compare(current, output.bytes) === 0) {
-    result.unchanged.push(output.path);
-    return result;
-  }
-  result.stale.push(output.path);
-  if (mode === "write") {
-    await writeAtomic(output.path, output.bytes);
-    result.written.push(output.path);
-  }
-  return result;
 }

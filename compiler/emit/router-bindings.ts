@@ -5,9 +5,18 @@
  * compile time. Local tools are bound through `local` and have no key.
  */
 import type { ToolSpec } from "schemarouter/internal";
-import type { CompiledSource } from "./lockfile.js";
 
 type Transport = ToolSpec["execution"]["transport"];
+
+/** What the `RouterBindings` type needs of a tool: its name and transport. */
+export interface BindingTool {
+  readonly name: string;
+  readonly transport: Transport;
+}
+
+export function bindingToolsOf(tools: readonly Pick<ToolSpec, "name" | "execution">[]): BindingTool[] {
+  return tools.map((tool) => ({ name: tool.name, transport: tool.execution.transport }));
+}
 
 /** The `BindingOf<…>` argument per transport; null: not bound through `bindings`. */
 const SHAPE: Readonly<Record<Transport, string | null>> = {
@@ -23,11 +32,10 @@ const SHAPE: Readonly<Record<Transport, string | null>> = {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** The lines of the `RouterBindings` type alias (an alias, so it fits `Record<string, BindingConfig>`). */
-export function routerBindingsType(sources: readonly CompiledSource[]): string[] {
+export function routerBindingsType(tools: readonly BindingTool[]): string[] {
   const members: string[] = [];
-  const tools = sources.flatMap((source) => source.tools.map((registered) => registered.tool));
   for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const shape = SHAPE[tool.execution.transport];
+    const shape = SHAPE[tool.transport];
     if (shape === null) continue;
     const key = IDENTIFIER.test(tool.name) ? tool.name : JSON.stringify(tool.name);
     members.push(`  readonly ${key}?: BindingOf<${shape}>;`);

@@ -22,6 +22,27 @@ export function stamped(inputs: Readonly<Record<string, string>>, body: string):
  * matches the recorded content digest (edited by hand).
  */
 export function readStamp(file: string | Uint8Array): Readonly<Record<string, string>> | undefined {
+  const fields = stampFields(file);
+  if (fields === undefined) return undefined;
+  const { content, ...inputs } = fields.values;
+  if (content === undefined || content !== sha256(fields.body)) return undefined;
+  return inputs;
+}
+
+/**
+ * The inputs recorded in a stamped file, without checking its body against the content digest: for
+ * bytes already known to be what the compiler wrote (written-record.ts).
+ */
+export function readStampInputs(file: string | Uint8Array): Readonly<Record<string, string>> | undefined {
+  const fields = stampFields(file);
+  if (fields === undefined || fields.values.content === undefined) return undefined;
+  const { content: _content, ...inputs } = fields.values;
+  return inputs;
+}
+
+function stampFields(
+  file: string | Uint8Array,
+): { readonly values: Readonly<Record<string, string>>; readonly body: Uint8Array } | undefined {
   // Bytes are read without decoding the (large) body: the header and stamp are ASCII.
   const bytes =
     typeof file === "string"
@@ -37,7 +58,5 @@ export function readStamp(file: string | Uint8Array): Readonly<Record<string, st
     if (eq <= 0) return undefined;
     fields[part.slice(0, eq)] = part.slice(eq + 1);
   }
-  const { content, ...inputs } = fields;
-  if (content === undefined || content !== sha256(bytes.subarray(end + 1))) return undefined;
-  return inputs;
+  return { values: fields, body: bytes.subarray(end + 1) };
 }

@@ -14,7 +14,20 @@ import { writeAtomic } from "./write.js";
 
 const RECORD_VERSION = 1;
 
-export class WrittenRecord {
+/** What reuse needs of a record: whether some bytes are what this compiler last wrote at a path. */
+export interface RecordView {
+  holds(path: string, bytes: Uint8Array): boolean;
+}
+
+/**
+ * A view of some of a record's entries (absolute path → digest), as handed to a compile worker
+ * (compile/source-worker.ts) with the job it belongs to.
+ */
+export function recordEntries(entries: Readonly<Record<string, string>>): RecordView {
+  return { holds: (path, bytes) => entries[path] !== undefined && entries[path] === sha256(bytes) };
+}
+
+export class WrittenRecord implements RecordView {
   private readonly digests: Map<string, string>;
 
   private constructor(
@@ -40,8 +53,23 @@ export class WrittenRecord {
     return digest !== undefined && digest === sha256(bytes);
   }
 
+  /** The recorded digests of `paths` (absolute), for those the record has. */
+  entriesFor(paths: readonly string[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const path of paths) {
+      const digest = this.digests.get(this.key(path));
+      if (digest !== undefined) out[path] = digest;
+    }
+    return out;
+  }
+
+  /** Records that the file at `path` now has the contents whose SHA-256 is `digest` (saved by `save`). */
+  set(path: string, digest: string): void {
+    this.digests.set(this.key(path), digest);
+  }
+
   /** Replaces the record's entries for `files` with their current contents' digests, and saves it. */
-  async save(files: readonly { readonly path: string; readonly contents: string }[]): Promise<void> {
+  async save(files: readonly { readonly path: string; readonly contents: string }[] = []): Promise<void> {
     for (const file of files) this.digests.set(this.key(file.path), sha256(file.contents));
     const entries = Object.fromEntries([...this.digests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     await writeAtomic(this.file, `${JSON.stringify({ version: RECORD_VERSION, files: entries }, null, 2)}\n`);
@@ -53,7 +81,7 @@ export class WrittenRecord {
 }
 
 /** `node_modules/.cache/schemarouter` of the nearest directory (from `dir` up) with a package.json. */
-function cacheDirFor(dir: string): string | undefined {
+export function cacheDirFor(dir: string): string | undefined {
   for (let current = dir; ; current = dirname(current)) {
     if (existsSync(join(current, "package.json"))) {
       return join(current, "node_modules", ".cache", "schemarouter");

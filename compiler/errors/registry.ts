@@ -269,4 +269,13 @@ export const COMPILER_ERRORS = {
       pointer: optional(string("Where in the profile the problem is.")),
     },
   },
+  COMPILE_WORKER_FAILED: {
+    class: "CompileError",
+    meaning:
+      'A compile worker thread ended (out of memory, a crash) while compiling a source (docs/reference/cli.md, "Large projects").',
+    details: {
+      source,
+      reason: string("How the worker ended."),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;
