@@ -139,6 +139,18 @@ export {
   planWithDecision,
   type QueryProposal,
 } from "./planner/index.js";
+// The optional embedder (docs/runtime/embeddings.md): vectors only re-rank or add candidates.
+export {
+  createEmbeddingIndex,
+  DEFAULT_MIN_SIMILARITY,
+  type Embedder,
+  type EmbeddingCandidate,
+  type EmbeddingIndex,
+  type EmbeddingPlacement,
+  type EmbeddingRetrieveOptions,
+  type EmbeddingVector,
+  retrieveWithEmbeddings,
+} from "./retrieval/embeddings/index.js";
 export {
   type CapabilityCandidate,
   compactCandidateView,

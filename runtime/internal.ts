@@ -13,6 +13,7 @@ export * from "./errors/registry.js";
 export * from "./errors/suggest.js";
 export * from "./errors/table.js";
 export * from "./format/artifact.js";
+export * from "./format/artifact-embeddings.js";
 export * from "./format/artifact-read.js";
 export * from "./format/artifact-render.js";
 export * from "./format/fingerprint.js";
@@ -34,6 +35,7 @@ export {
   postgresSchemaStatus,
   type SchemaStatus,
 } from "./postgres/migrate.js";
+export * from "./retrieval/embeddings/index.js";
 export * from "./serve/defaults.js";
 export { plainText } from "./transports/graphql/response.js";
 export * from "./transports/http/headers.js";

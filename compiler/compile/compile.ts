@@ -7,7 +7,7 @@
  */
 
 import { join, relative } from "node:path";
-import type { SourceKind, ToolSpec } from "schemarouter/internal";
+import type { ArtifactEmbeddings, SourceKind, ToolSpec } from "schemarouter/internal";
 import {
   DefinitionSet,
   type Lockfile,
@@ -19,6 +19,7 @@ import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
 import { loadConfig, type ResolvedConfig, type SourceConfig } from "../config/config.js";
 import { emitArtifact } from "../emit/artifact.js";
 import { bindingPaths, emitBindings } from "../emit/bindings.js";
+import { embeddingsOf, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState, reuseSource } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { readTemplateText } from "../emit/template.js";
@@ -86,7 +87,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     ...(config.file.providers !== undefined ? { providers: config.file.providers } : {}),
   };
   const previousLock = readPreviousLock(config.lockfile);
-  const template = incremental && previousLock !== undefined ? await readTemplateText() : undefined;
+  // With an embedder configured every source is embedded again: nothing on disk is reused.
+  const embedder = await loadEmbedder(config);
+  const template =
+    incremental && previousLock !== undefined && embedder === undefined
+      ? await readTemplateText()
+      : undefined;
   // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
   const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
   const compiled: CompiledSource[] = [];
@@ -118,7 +124,9 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       const result = await resolveSource(name, sourceConfig, context);
       notes.push(...(result.notes ?? []).map((note) => `${name}: ${note}`));
       sourceWarnings.push(...(result.warnings ?? []).map((warning) => `source "${name}": ${warning}`));
-      compiled.push(compileSource(name, sourceConfig.kind, result, config));
+      compiled.push(
+        compileSource(name, sourceConfig.kind, result, config, await embeddingsOf(result, embedder)),
+      );
     }
     options.onProgress?.({
       source: name,
@@ -212,8 +220,9 @@ export function compileSource(
   kind: SourceKind,
   result: SourceResult,
   config: ResolvedConfig,
+  embeddings?: ArtifactEmbeddings,
 ): CompiledSource {
-  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result);
+  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result, embeddings);
   return {
     name,
     artifact,
