@@ -117,6 +117,7 @@ export type {
 } from "./model/specs.js";
 export {
   type AnalyzerOptions,
+  type CandidateOffer,
   type CoolingDownRoute,
   type Coverage,
   type DecisionBackend,
