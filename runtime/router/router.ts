@@ -429,13 +429,13 @@ export class SchemaRouter {
    * The lexical top k, re-ranked and extended by the configured embedder's vectors; never drops a
    * lexical top-k candidate, never grants authority (docs/runtime/embeddings.md).
    */
-  retrieveWithEmbeddings(
+  async retrieveWithEmbeddings(
     request: RetrievalRequest,
     options: EmbeddingRetrieveOptions = {},
   ): Promise<EmbeddingCandidate[]> {
     const embedder = this.embeddings.requireEmbedder();
     const index = this.embeddings.indexFor(this.currentCatalog);
-    return retrieveWithEmbeddings(this.retriever, index, embedder, request, options);
+    return await retrieveWithEmbeddings(this.retriever, index, embedder, request, options);
   }
 
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
