@@ -5,7 +5,7 @@
  */
 import { LoadError } from "../../errors/errors.js";
 import type { Artifact } from "../../format/artifact.js";
-import { decodeVector } from "../../format/artifact-embeddings.js";
+import { type ArtifactEmbeddings, decodeVector } from "../../format/artifact-embeddings.js";
 import type { Embedder } from "./types.js";
 
 export interface RouteSimilarity {
@@ -27,15 +27,19 @@ export interface EmbeddingIndex {
   rank(query: Float64Array): RouteSimilarity[];
 }
 
-interface Stored {
-  readonly bytes: Int8Array;
-  readonly norm: number;
-}
-
 interface RouteEntry {
   readonly route: string;
   readonly endpoint: number;
+  /** Field IDs and their vector indices, in field-ID order. */
   readonly fields: readonly (readonly [string, number])[];
+}
+
+/** Every vector in one row-major matrix of signed bytes, with each row's length. */
+interface Matrix {
+  readonly rows: number;
+  readonly values: Int8Array;
+  readonly norms: Float64Array;
+  readonly routes: readonly RouteEntry[];
 }
 
 /**
@@ -55,9 +59,7 @@ export function createEmbeddingIndex(
     );
   }
   const list = artifacts instanceof Map ? [...artifacts.values()] : [...(artifacts as Iterable<Artifact>)];
-  const stored: Stored[] = [];
-  const routes: RouteEntry[] = [];
-  const sources: string[] = [];
+  const sections: { readonly source: string; readonly section: ArtifactEmbeddings }[] = [];
   let dimension: number | undefined;
   for (const artifact of list) {
     const section = artifact.embeddings;
@@ -79,13 +81,75 @@ export function createEmbeddingIndex(
       );
     }
     dimension = section.dimension;
-    sources.push(source);
-    const base = stored.length;
+    sections.push({ source, section });
+  }
+  if (dimension === undefined) {
+    throw new LoadError(
+      "EMBEDDING_MISMATCH",
+      `No artifact holds vectors, so the embedder of model "${embedder.model}" has nothing to compare with. Add "embedder" to schemarouter.config.json and run \`schemarouter compile\` (docs/runtime/embeddings.md).`,
+      { reason: "absent", actual: embedder.model },
+    );
+  }
+  const size = dimension;
+  // Decoded on the first ranking, so loading checks only the models and dimensions.
+  let matrix: Matrix | undefined;
+  return Object.freeze({
+    model: embedder.model,
+    dimension: size,
+    sources: Object.freeze(sections.map((s) => s.source)),
+    size: sections.reduce((sum, s) => sum + Object.keys(s.section.routes).length, 0),
+    rank(query: Float64Array): RouteSimilarity[] {
+      if (query.length !== size)
+        throw new TypeError(`query vector has dimension ${query.length}, not ${size}`);
+      matrix ??= decode(sections, size);
+      const { rows, values, norms, routes } = matrix;
+      const cosine = new Float64Array(rows);
+      for (let row = 0, at = 0; row < rows; row++) {
+        let dot = 0;
+        for (let i = 0; i < size; i++, at++) dot += query[i]! * values[at]!;
+        cosine[row] = norms[row] === 0 ? 0 : dot / norms[row]!;
+      }
+      const best = new Float64Array(routes.length);
+      const fieldOf: (string | undefined)[] = new Array(routes.length);
+      for (let r = 0; r < routes.length; r++) {
+        const entry = routes[r]!;
+        let similarity = cosine[entry.endpoint]!;
+        let field: string | undefined;
+        for (const [id, at] of entry.fields) {
+          if (cosine[at]! > similarity) {
+            similarity = cosine[at]!;
+            field = id;
+          }
+        }
+        best[r] = similarity;
+        fieldOf[r] = field;
+      }
+      const order = Array.from({ length: routes.length }, (_, r) => r).sort(
+        (a, b) => best[b]! - best[a]! || a - b,
+      );
+      return order.map((r) => {
+        const field = fieldOf[r];
+        const route = routes[r]!.route;
+        return field === undefined ? { route, similarity: best[r]! } : { route, similarity: best[r]!, field };
+      });
+    },
+  });
+}
+
+function decode(sections: readonly { readonly section: ArtifactEmbeddings }[], dimension: number): Matrix {
+  const rows = sections.reduce((sum, s) => sum + s.section.vectors.length, 0);
+  const values = new Int8Array(rows * dimension);
+  const norms = new Float64Array(rows);
+  const routes: RouteEntry[] = [];
+  let row = 0;
+  for (const { section } of sections) {
+    const base = row;
     for (const text of section.vectors) {
       const bytes = decodeVector(text);
+      values.set(bytes, row * dimension);
       let sum = 0;
       for (let i = 0; i < bytes.length; i++) sum += bytes[i]! * bytes[i]!;
-      stored.push({ bytes, norm: Math.sqrt(sum) });
+      norms[row++] = Math.sqrt(sum);
     }
     for (const route of Object.keys(section.routes).sort()) {
       const entry = section.routes[route]!;
@@ -98,48 +162,5 @@ export function createEmbeddingIndex(
       });
     }
   }
-  if (dimension === undefined) {
-    throw new LoadError(
-      "EMBEDDING_MISMATCH",
-      `No artifact holds vectors, so the embedder of model "${embedder.model}" has nothing to compare with. Add "embedder" to schemarouter.config.json and run \`schemarouter compile\` (docs/runtime/embeddings.md).`,
-      { reason: "absent", actual: embedder.model },
-    );
-  }
-  const size = dimension;
-  return Object.freeze({
-    model: embedder.model,
-    dimension: size,
-    sources: Object.freeze(sources),
-    size: routes.length,
-    rank(query: Float64Array): RouteSimilarity[] {
-      if (query.length !== size)
-        throw new TypeError(`query vector has dimension ${query.length}, not ${size}`);
-      const cosine = new Float64Array(stored.length);
-      for (let v = 0; v < stored.length; v++) {
-        const { bytes, norm } = stored[v]!;
-        let dot = 0;
-        for (let i = 0; i < size; i++) dot += query[i]! * bytes[i]!;
-        cosine[v] = norm === 0 ? 0 : dot / norm;
-      }
-      const out = routes.map((entry, order) => {
-        let similarity = cosine[entry.endpoint]!;
-        let field: string | undefined;
-        for (const [id, at] of entry.fields) {
-          if (cosine[at]! > similarity) {
-            similarity = cosine[at]!;
-            field = id;
-          }
-        }
-        return {
-          order,
-          result:
-            field === undefined
-              ? { route: entry.route, similarity }
-              : { route: entry.route, similarity, field },
-        };
-      });
-      out.sort((a, b) => b.result.similarity - a.result.similarity || a.order - b.order);
-      return out.map((item) => item.result);
-    },
-  });
+  return { rows, values, norms, routes };
 }
