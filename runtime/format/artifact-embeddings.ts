@@ -53,7 +53,10 @@ function encodedLength(dimension: number): number {
   return Math.ceil(dimension / 3) * 4;
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Canonical base64: decoding and encoding again gives the same text (invalid characters would be dropped). */
+function isBase64(text: string): boolean {
+  return Buffer.from(text, "base64").toString("base64") === text;
+}
 
 /**
  * Checks an artifact's `embeddings` member against the format and the artifact's own endpoints:
@@ -84,7 +87,7 @@ export function checkEmbeddingsSection(value: unknown, index: EndpointIndex, whe
   const length = encodedLength(dimension);
   if (
     !Array.isArray(vectors) ||
-    !vectors.every((v) => typeof v === "string" && v.length === length && BASE64.test(v))
+    !vectors.every((v) => typeof v === "string" && v.length === length && isBase64(v))
   )
     throw fail(`holds a vector that is not ${dimension} base64 bytes`);
   const routes = value.routes;

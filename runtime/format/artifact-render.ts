@@ -68,6 +68,11 @@ export function renderSkeleton(skeleton: Readonly<Record<string, unknown>>): str
  * changed endpoint is a small diff. No line it writes ends with `"endpoints":[` (the reader's tool
  * opener): it only opens `"routes":{` and `"vectors":[`.
  */
+/** A vector is a string, whose canonical JSON is its JSON.stringify (RFC 8785 §3.2.2.2). */
+function itemText(item: unknown): string {
+  return typeof item === "string" ? JSON.stringify(item) : canonicalJson(item);
+}
+
 function renderEmbeddings(value: unknown): string {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return canonicalJson(value);
   const record = value as Record<string, unknown>;
@@ -81,7 +86,7 @@ function renderEmbeddings(value: unknown): string {
         renderList("{", memberTexts(new Map(Object.keys(routes).map((r) => [r, canonicalJson(routes[r])])))),
       );
     } else if (key === "vectors" && Array.isArray(member))
-      members.set(key, renderList("[", member.map(canonicalJson)));
+      members.set(key, renderList("[", member.map(itemText)));
     else members.set(key, canonicalJson(member));
   }
   return `{${memberTexts(members).join(",")}}`;
