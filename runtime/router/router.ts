@@ -304,6 +304,8 @@ export class SchemaRouter {
     if (snapshot.id === previous.id) return { changed: false, previous, snapshot: previous };
     // Bind the successor completely before anything is swapped.
     const successor = new SchemaRouter(catalog.registry, this.policy, options, catalog);
+    // A successor whose vectors do not match the embedder is refused like any other (EMBEDDING_MISMATCH).
+    if (options.embedder !== undefined) successor.embeddings.indexFor(catalog);
     successor.bindFromOptions(options);
     this.assertOpen();
     const old = this.bindingMap;

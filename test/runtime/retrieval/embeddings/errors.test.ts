@@ -122,6 +122,22 @@ describe("runtime embedder mismatches", () => {
     await second.close();
   });
 
+  it("refuses a reloaded snapshot compiled with another model, and keeps the current one", async () => {
+    const project = weatherProject();
+    await compileWeather(project, {});
+    const router = await SchemaRouter.load({ lockfile: project.lockfile, embedder: trigramEmbedder() });
+    const before = router.snapshot!.id;
+    await compileWeather(project, { model: "another-model" });
+    await expect(router.reload()).rejects.toMatchObject({
+      code: "EMBEDDING_MISMATCH",
+      details: { reason: "model", expected: "another-model", actual: "trigram-256" },
+    });
+    expect(router.snapshot!.id).toBe(before);
+    const [first] = await router.retrieveWithEmbeddings({ query: "how warm is it outside" });
+    expect(first!.route).toBe("weather.getObservation");
+    await router.close();
+  });
+
   it("refuses malformed options before calling the embedder (INVALID_RETRIEVAL_REQUEST)", async () => {
     let calls = 0;
     const counting = {
