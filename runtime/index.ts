@@ -145,6 +145,7 @@ export {
   createEmbeddingIndex,
   DEFAULT_MIN_SIMILARITY,
   type Embedder,
+  EmbedderError,
   type EmbeddingCandidate,
   type EmbeddingIndex,
   type EmbeddingPlacement,

@@ -50,6 +50,11 @@ export const ERROR_CLASSES = {
     parent: "SchemaRouterError",
     meaning: "A retrieval or planning request is malformed.",
   },
+  EmbedderError: {
+    parent: "SchemaRouterError",
+    meaning:
+      "The application's embed function (docs/runtime/embeddings.md) threw, or answered out of shape; no vector of it is used.",
+  },
   PlanningError: {
     parent: "SchemaRouterError",
     meaning:
@@ -994,7 +999,7 @@ export const ERRORS = {
   },
   // Optional embedder (docs/runtime/embeddings.md): the application's embed function is untrusted
   EMBEDDER_FAILED: {
-    class: "PlanningError",
+    class: "EmbedderError",
     meaning: "The application's embed function threw or rejected; nothing was ranked with vectors.",
     details: {
       stage: oneOf(["compile", "query"], "compile: embedding endpoint and field texts; query: a request."),
@@ -1002,7 +1007,7 @@ export const ERRORS = {
     },
   },
   EMBEDDER_OUTPUT_INVALID: {
-    class: "PlanningError",
+    class: "EmbedderError",
     meaning:
       "The embed function returned the wrong number of vectors, a vector of the wrong dimension, a non-finite number or an all-zero vector.",
     details: {

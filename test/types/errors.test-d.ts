@@ -72,8 +72,6 @@ describe("error codes", () => {
       | "DECISION_UNKNOWN_OPTION"
       | "DECISION_DUPLICATE_OPTION"
       | "DECISION_SCORE_INVALID"
-      | "EMBEDDER_FAILED"
-      | "EMBEDDER_OUTPUT_INVALID"
     >();
     expectTypeOf<InvocationUnavailableError["code"]>().toEqualTypeOf<"INVOCATION_UNAVAILABLE">();
     expectTypeOf<NonRetryableInvocationError["code"]>().toEqualTypeOf<"TOOL_ERROR">();

@@ -1,4 +1,5 @@
 /** The optional embedder layer over retrieval (docs/runtime/embeddings.md). */
+export { EmbedderError, type EmbedderErrorCode } from "./errors.js";
 export {
   DEFAULT_MIN_SIMILARITY,
   type EmbeddingCandidate,

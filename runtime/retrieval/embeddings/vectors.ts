@@ -4,7 +4,7 @@
  * EMBEDDER_OUTPUT_INVALID and a throw is EMBEDDER_FAILED, never a vector that is silently used.
  */
 import { MAX_DIMENSION } from "../../format/artifact-embeddings.js";
-import { PlanningError } from "../../planner/errors.js";
+import { EmbedderError } from "./errors.js";
 import type { Embedder, EmbeddingVector } from "./types.js";
 
 export type EmbedStage = "compile" | "query";
@@ -36,7 +36,7 @@ export async function embedTexts(
     try {
       answer = await embedder.embed(batch);
     } catch (cause) {
-      throw new PlanningError(
+      throw new EmbedderError(
         "EMBEDDER_FAILED",
         `The embedder of model "${embedder.model}" failed while embedding ${options.stage === "compile" ? "endpoint and field texts" : "a request"}: ${(cause as Error)?.message ?? String(cause)}`,
         { stage: options.stage, model: embedder.model },
@@ -62,8 +62,8 @@ function checkAnswer(
     reason: "not-a-list" | "count" | "not-a-vector" | "dimension" | "not-finite" | "zero",
     what: string,
     extra: { index?: number; expected?: number; actual?: number } = {},
-  ): PlanningError =>
-    new PlanningError(
+  ): EmbedderError =>
+    new EmbedderError(
       "EMBEDDER_OUTPUT_INVALID",
       `The embedder of model "${model}" ${what}. It must return one vector of finite numbers per text, all of one dimension.`,
       { stage, model, reason, ...extra },
