@@ -117,6 +117,7 @@ export type {
 } from "./model/specs.js";
 export {
   type AnalyzerOptions,
+  type CandidateOffer,
   type CoolingDownRoute,
   type Coverage,
   type DecisionBackend,
@@ -139,6 +140,19 @@ export {
   planWithDecision,
   type QueryProposal,
 } from "./planner/index.js";
+// The optional embedder (docs/runtime/embeddings.md): vectors only re-rank or add candidates.
+export {
+  createEmbeddingIndex,
+  DEFAULT_MIN_SIMILARITY,
+  type Embedder,
+  EmbedderError,
+  type EmbeddingCandidate,
+  type EmbeddingIndex,
+  type EmbeddingPlacement,
+  type EmbeddingRetrieveOptions,
+  type EmbeddingVector,
+  retrieveWithEmbeddings,
+} from "./retrieval/embeddings/index.js";
 export {
   type CapabilityCandidate,
   compactCandidateView,

@@ -17,6 +17,7 @@ import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
 import { loadConfig, type ResolvedConfig } from "../config/config.js";
 import { backedSource, lazyFile } from "../emit/backed-source.js";
 import { bindingPaths, indexModule } from "../emit/bindings.js";
+import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
@@ -147,9 +148,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
   const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
   const setting: JobSetting = { config, env, templateText: await readTemplateText() };
+  // With an embedder configured (docs/runtime/embeddings.md) every source is embedded again on the
+  // main thread (the embedder is the application's own function): nothing on disk is reused.
+  const embedder = await loadEmbedder(config);
   const names = Object.keys(config.sources).sort(byCodeUnit);
   const jobs: SourceJob[] = names.map((name) => {
-    const locked = incremental ? previousLock?.sources[name] : undefined;
+    const locked = incremental && embedder === undefined ? previousLock?.sources[name] : undefined;
     return {
       name,
       ...(locked !== undefined ? { locked } : {}),
@@ -164,7 +168,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
   try {
-    workers = await runJobs(jobs, setting, options, async (outcome) => {
+    workers = await runJobs(jobs, setting, options, embedder, async (outcome) => {
       if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
       else slots.set(outcome.name, await take(outcome, config, previousLock, sink));
     });
@@ -215,20 +219,26 @@ async function runJobs(
   jobs: readonly SourceJob[],
   setting: JobSetting,
   options: CompileOptions,
+  embedder: CompileEmbedder | undefined,
   onOutcome: (outcome: SourceOutcome) => Promise<void>,
 ): Promise<number> {
   const requested = options.jobs ?? availableParallelism();
   if (!Number.isInteger(requested) || requested < 1)
     throw new RangeError(`compile: jobs must be a positive integer (got ${requested})`);
   const pooled = jobs.filter((job) => setting.config.sources[job.name]?.kind === "openapi");
-  const size = workersAvailable() ? Math.min(requested, pooled.length) : 0;
+  const size = workersAvailable() && embedder === undefined ? Math.min(requested, pooled.length) : 0;
   const pool = size >= 2 ? new WorkerPool(size, setting) : undefined;
   let template: Promise<ClientTemplate> | undefined;
   const inProcess = (job: SourceJob) =>
-    runSourceJob(job, setting, () => {
-      template ??= cachedClientTemplate(setting.templateText, setting.config.path);
-      return template;
-    });
+    runSourceJob(
+      job,
+      setting,
+      () => {
+        template ??= cachedClientTemplate(setting.templateText, setting.config.path);
+        return template;
+      },
+      embedder,
+    );
   let stopped = false;
   let done = 0;
   const run = async (job: SourceJob, onWorker: boolean, recycle = false) => {

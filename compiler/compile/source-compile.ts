@@ -4,7 +4,7 @@
  * (source-worker.ts) alike, so a source compiles to the same bytes wherever it runs.
  */
 import { join, relative } from "node:path";
-import type { SourceKind, ToolSpec } from "schemarouter/internal";
+import type { ArtifactEmbeddings, SourceKind, ToolSpec } from "schemarouter/internal";
 import { DefinitionSet, type RegisteredTool, registerTool } from "schemarouter/internal";
 import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { emitArtifact } from "../emit/artifact.js";
@@ -37,8 +37,9 @@ export function compileSource(
   kind: SourceKind,
   result: SourceResult,
   config: ResolvedConfig,
+  embeddings?: ArtifactEmbeddings,
 ): CompiledSource {
-  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result);
+  const { artifact, text: artifactText, defs } = emitArtifact(name, kind, result, embeddings);
   return {
     name,
     artifact,

@@ -6,9 +6,11 @@
  * modules, the coverage and what the project's `index.ts` needs — never a parsed artifact — or, when
  * the source cannot be compiled, its refusal (the error's code and message).
  */
+
 import { type LockedSource, readArtifactLayout } from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import { sourceBindings } from "../emit/bindings.js";
+import { type CompileEmbedder, embeddingsOf } from "../emit/embeddings.js";
 import { verifyReusable } from "../emit/incremental.js";
 import { buildLockfile } from "../emit/lockfile.js";
 import { type BindingTool, bindingToolsOf } from "../emit/router-bindings.js";
@@ -89,6 +91,8 @@ export async function runSourceJob(
   job: SourceJob,
   setting: JobSetting,
   template: () => Promise<ClientTemplate>,
+  /** The configured embedder (main thread only; docs/runtime/embeddings.md). */
+  embedder?: CompileEmbedder,
 ): Promise<SourceOutcome> {
   const started = performance.now();
   const { config, templateText } = setting;
@@ -127,7 +131,7 @@ export async function runSourceJob(
   let warnings: readonly string[];
   try {
     const result = await resolveSource(name, sourceConfig, sourceContext(config, setting.env));
-    compiled = compileSource(name, sourceConfig.kind, result, config);
+    compiled = compileSource(name, sourceConfig.kind, result, config, await embeddingsOf(result, embedder));
     notes = (result.notes ?? []).map((note) => `${name}: ${note}`);
     warnings = (result.warnings ?? []).map((warning) => `source "${name}": ${warning}`);
   } catch (error) {

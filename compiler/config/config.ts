@@ -9,6 +9,7 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { JsonSchema } from "schemarouter/internal";
 import { type SchemaViolation, toViolation, ValidatorSet } from "schemarouter/internal";
 import { ConfigError } from "../errors/errors.js";
+import type { EmbedderConfig } from "./embedder.js";
 import { explainViolation } from "./explain.js";
 import type { ExternalRefsConfig } from "./external-refs.js";
 import type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
@@ -24,6 +25,7 @@ export const DEFAULTS = {
   runtimeImport: "schemarouter",
 } as const;
 
+export type { EmbedderConfig } from "./embedder.js";
 export type { ExternalRefsConfig } from "./external-refs.js";
 export type { PluginSourceConfig, PluginsConfig } from "./plugin-source.js";
 export type { ProposalSourceConfig, ProposerConfig } from "./proposal-source.js";
@@ -187,6 +189,8 @@ export interface ConfigFile {
   readonly plugins?: PluginsConfig;
   /** Logical providers and their access methods (docs/providers.md). */
   readonly providers?: ProvidersConfig;
+  /** Compile-time endpoint and field vectors (docs/runtime/embeddings.md). */
+  readonly embedder?: EmbedderConfig;
 }
 
 /** A loaded config with defaults applied and paths resolved. */

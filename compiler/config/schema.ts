@@ -3,6 +3,7 @@
  * `schemarouter.config.schema.json` for editors (a test keeps the two identical).
  */
 
+import { embedderSchema } from "./embedder.js";
 import { externalRefsSchema } from "./external-refs.js";
 import { envRefSchema as env, fieldOverlaySchema as fieldOverlay } from "./fragments.js";
 import { mcpSourceConfigSchema } from "./mcp-source.js";
@@ -297,6 +298,7 @@ export const CONFIG_SCHEMA = {
         ],
       },
     },
+    embedder: embedderSchema,
   },
 } as const;
 // biome-ignore-end lint/suspicious/noThenProperty: `then` is the JSON Schema keyword

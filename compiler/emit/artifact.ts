@@ -8,7 +8,7 @@
  * fingerprinting needs all share one serialization.
  */
 
-import type { SourceKind } from "schemarouter/internal";
+import type { ArtifactEmbeddings, SourceKind } from "schemarouter/internal";
 import {
   ARTIFACT_FORMAT,
   ARTIFACT_FORMAT_VERSION,
@@ -39,8 +39,14 @@ type Record_ = Record<string, unknown>;
 
 // Every value below comes from the JSON round trip in plainBody: plain data, no undefined members.
 
-export function emitArtifact(name: string, kind: SourceKind, result: SourceResult): EmittedArtifact {
-  return artifactOfBody(plainBody(name, kind, result));
+/** `embeddings`: the compile-time vectors (emit/embeddings.ts), only when the config names an embedder. */
+export function emitArtifact(
+  name: string,
+  kind: SourceKind,
+  result: SourceResult,
+  embeddings?: ArtifactEmbeddings,
+): EmittedArtifact {
+  return artifactOfBody(plainBody(name, kind, result, embeddings));
 }
 
 /**
@@ -108,7 +114,12 @@ function endpointText(endpoint: unknown, contracts: WeakMap<object, string>): st
   return objectText(members);
 }
 
-function plainBody(name: string, kind: SourceKind, result: SourceResult): ArtifactBody {
+function plainBody(
+  name: string,
+  kind: SourceKind,
+  result: SourceResult,
+  embeddings: ArtifactEmbeddings | undefined,
+): ArtifactBody {
   const body: ArtifactBody = {
     format: ARTIFACT_FORMAT,
     formatVersion: ARTIFACT_FORMAT_VERSION,
@@ -119,6 +130,8 @@ function plainBody(name: string, kind: SourceKind, result: SourceResult): Artifa
     endpointIndex: endpointIndexOf(result.tools),
     remoteDigests: result.remoteDigests ?? {},
     compatibility: result.compatibility,
+    // Absent without an embedder: such artifacts are byte-identical to those of earlier compilers.
+    ...(embeddings !== undefined ? { embeddings } : {}),
   };
   // Round-trip through JSON so the artifact holds exactly what a reader will parse.
   return JSON.parse(JSON.stringify(body)) as ArtifactBody;

@@ -98,7 +98,10 @@ function readIfPresent(path: string): Buffer | undefined {
 function isCurrentFormat(bytes: Buffer): boolean {
   return (
     bytes.toString("latin1", 0, ARTIFACT_HEAD.length) === ARTIFACT_HEAD &&
-    bytes.indexOf(`\n,"formatVersion":${ARTIFACT_FORMAT_VERSION}\n`) > 0
+    bytes.indexOf(`\n,"formatVersion":${ARTIFACT_FORMAT_VERSION}\n`) > 0 &&
+    // Reuse happens only without an embedder (compile.ts), so vectors on disk are stale by then
+    // (docs/runtime/embeddings.md).
+    bytes.indexOf('\n,"embeddings":') < 0
   );
 }
 

@@ -278,4 +278,12 @@ export const COMPILER_ERRORS = {
       reason: string("How the worker ended."),
     },
   },
+  EMBEDDER_MODULE_INVALID: {
+    class: "ConfigError",
+    meaning: "The embedder module the config names cannot be imported, or does not export an embed function.",
+    details: {
+      path,
+      export: string("The export that was looked for."),
+    },
+  },
 } as const satisfies ErrorTable<keyof typeof COMPILER_ERROR_CLASSES>;

@@ -50,6 +50,11 @@ export const ERROR_CLASSES = {
     parent: "SchemaRouterError",
     meaning: "A retrieval or planning request is malformed.",
   },
+  EmbedderError: {
+    parent: "SchemaRouterError",
+    meaning:
+      "The application's embed function (docs/runtime/embeddings.md) threw, or answered out of shape; no vector of it is used.",
+  },
   PlanningError: {
     parent: "SchemaRouterError",
     meaning:
@@ -180,8 +185,8 @@ export const ERRORS = {
       path: optional(path),
       reason: optional(
         oneOf(
-          ["layout", "not-a-file"],
-          "layout: the file is not laid out as the compiler writes artifacts; not-a-file: the path is a directory, device or pipe.",
+          ["layout", "not-a-file", "embeddings"],
+          "layout: the file is not laid out as the compiler writes artifacts; not-a-file: the path is a directory, device or pipe; embeddings: its embeddings section is malformed.",
         ),
       ),
       member: optional(string("The artifact member that is not valid JSON.")),
@@ -991,6 +996,42 @@ export const ERRORS = {
         ],
         "What is wrong with the answer.",
       ),
+    },
+  },
+  // Optional embedder (docs/runtime/embeddings.md): the application's embed function is untrusted
+  EMBEDDER_FAILED: {
+    class: "EmbedderError",
+    meaning: "The application's embed function threw or rejected; nothing was ranked with vectors.",
+    details: {
+      stage: oneOf(["compile", "query"], "compile: embedding endpoint and field texts; query: a request."),
+      model: string("The embedder's model name."),
+    },
+  },
+  EMBEDDER_OUTPUT_INVALID: {
+    class: "EmbedderError",
+    meaning:
+      "The embed function returned the wrong number of vectors, a vector of the wrong dimension, a non-finite number or an all-zero vector.",
+    details: {
+      stage: oneOf(["compile", "query"], "compile: embedding endpoint and field texts; query: a request."),
+      model: string("The embedder's model name."),
+      reason: oneOf(
+        ["not-a-list", "count", "not-a-vector", "dimension", "not-finite", "zero"],
+        "What is wrong.",
+      ),
+      index: optional(number("The position of the vector at fault.")),
+      expected: optional(number("The count or dimension expected.")),
+      actual: optional(number("The count or dimension found.")),
+    },
+  },
+  EMBEDDING_MISMATCH: {
+    class: "LoadError",
+    meaning:
+      "The runtime embedder does not match the vectors the artifacts hold (another model or dimension, or no vectors were compiled); vectors are never mixed.",
+    details: {
+      reason: oneOf(["model", "dimension", "absent", "embedder"], "What disagrees."),
+      source: optional(source),
+      expected: optional(string("What the artifacts hold.")),
+      actual: optional(string("What the runtime embedder declares.")),
     },
   },
 } as const satisfies ErrorTable<keyof typeof ERROR_CLASSES>;

@@ -33,6 +33,7 @@
 import { createHash } from "node:crypto";
 import { LoadError } from "../errors/errors.js";
 import { ARTIFACT_FORMAT, ARTIFACT_FORMAT_VERSION, type Artifact, isRecord } from "./artifact.js";
+import { checkEmbeddingsSection } from "./artifact-embeddings.js";
 import { renderSkeleton } from "./artifact-render.js";
 
 /** A byte range of the file: [start, end). */
@@ -252,6 +253,7 @@ function checkSkeleton(value: unknown, endpoints: readonly Span[][], where: stri
       { path: where, reason: "layout" },
     );
   }
+  if (value.embeddings !== undefined) checkEmbeddingsSection(value.embeddings, index as never, where);
   return value as unknown as Artifact;
 }
 

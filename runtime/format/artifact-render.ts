@@ -21,6 +21,7 @@ export function memberTexts(members: ReadonlyMap<string, string>): string[] {
 
 /** A top-level member other than `$defs` and `tools`. */
 export function renderMember(key: string, value: unknown): string {
+  if (key === "embeddings") return renderEmbeddings(value);
   if (!SPLIT.has(key) || value === null || typeof value !== "object") return canonicalJson(value);
   if (Array.isArray(value)) return renderList("[", value.map(canonicalJson));
   const record = value as Record<string, unknown>;
@@ -60,4 +61,33 @@ export function renderSkeleton(skeleton: Readonly<Record<string, unknown>>): str
     } else members.set(key, renderMember(key, value));
   }
   return renderArtifact(members);
+}
+
+/**
+ * The `embeddings` member (artifact-embeddings.ts): one line per route and one per vector, so a
+ * changed endpoint is a small diff. No line it writes ends with `"endpoints":[` (the reader's tool
+ * opener): it only opens `"routes":{` and `"vectors":[`.
+ */
+/** A vector is a string, whose canonical JSON is its JSON.stringify (RFC 8785 §3.2.2.2). */
+function itemText(item: unknown): string {
+  return typeof item === "string" ? JSON.stringify(item) : canonicalJson(item);
+}
+
+function renderEmbeddings(value: unknown): string {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return canonicalJson(value);
+  const record = value as Record<string, unknown>;
+  const members = new Map<string, string>();
+  for (const key of Object.keys(record)) {
+    const member = record[key];
+    if (key === "routes" && member !== null && typeof member === "object" && !Array.isArray(member)) {
+      const routes = member as Record<string, unknown>;
+      members.set(
+        key,
+        renderList("{", memberTexts(new Map(Object.keys(routes).map((r) => [r, canonicalJson(routes[r])])))),
+      );
+    } else if (key === "vectors" && Array.isArray(member))
+      members.set(key, renderList("[", member.map(itemText)));
+    else members.set(key, canonicalJson(member));
+  }
+  return `{${memberTexts(members).join(",")}}`;
 }

@@ -6,6 +6,7 @@
  */
 
 import type { CompatibilityIssue, Effect, JsonSchema, SourceKind, ToolSpec } from "../model/specs.js";
+import type { ArtifactEmbeddings } from "./artifact-embeddings.js";
 import { digestJson } from "./fingerprint.js";
 
 export const ARTIFACT_FORMAT = "schemarouter.artifact";
@@ -34,6 +35,11 @@ export interface Artifact {
   /** Per tool, per endpoint: digest of the remote definition exactly as listed (MCP). */
   readonly remoteDigests: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly compatibility: readonly CompatibilityIssue[];
+  /**
+   * Compile-time vectors of every endpoint and field (only when the config names an embedder;
+   * docs/runtime/embeddings.md). Absent otherwise, so such artifacts are byte-identical to before.
+   */
+  readonly embeddings?: ArtifactEmbeddings;
   /** Digest of the canonical JSON of every other member. */
   readonly digest: string;
 }

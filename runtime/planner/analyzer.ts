@@ -26,9 +26,21 @@ export interface AnalyzerPrompt {
 
 export type ModelCallback = (prompt: AnalyzerPrompt) => unknown;
 
+/**
+ * Trusted local code that picks the candidates offered to the model, e.g. retrieval with the
+ * application's embedder, so a request in words no declared field uses still reaches its endpoint
+ * (docs/runtime/embeddings.md, "Mapping free text onto declared fields with ModelQueryAnalyzer").
+ */
+export type CandidateOffer = (
+  request: RetrievalRequest,
+  k: number,
+) => readonly CapabilityCandidate[] | Promise<readonly CapabilityCandidate[]>;
+
 export interface AnalyzerOptions {
   /** Candidates offered to the model (default 8). */
   readonly k?: number;
+  /** Where the offered candidates come from (default: the lexical ranking's top k). */
+  readonly offer?: CandidateOffer;
 }
 
 const INSTRUCTIONS =
@@ -159,6 +171,7 @@ export function validateProposal(
 export class ModelQueryAnalyzer {
   private readonly retriever: Retriever;
   private readonly k: number;
+  private readonly offer: CandidateOffer | undefined;
 
   constructor(
     source: Registry | Retriever,
@@ -168,11 +181,14 @@ export class ModelQueryAnalyzer {
     if (typeof model !== "function") throw new TypeError("ModelQueryAnalyzer needs a model callback");
     this.retriever = "rankedSurface" in source ? source : createRetriever(source);
     this.k = options.k ?? 8;
+    if (options.offer !== undefined && typeof options.offer !== "function")
+      throw new TypeError("ModelQueryAnalyzer: offer must be a function");
+    this.offer = options.offer;
   }
 
   /** Asks the model and returns its validated proposal (pass it to `plan` as `options.proposal`). */
   async analyze(request: RetrievalRequest): Promise<QueryProposal> {
-    const offered = this.retriever.retrieve(request, { k: this.k });
+    const offered = await this.offered(request);
     const prompt: AnalyzerPrompt = Object.freeze({
       instructions: INSTRUCTIONS,
       request: {
@@ -196,5 +212,27 @@ export class ModelQueryAnalyzer {
       );
     }
     return validateProposal(output, offered, this.retriever.registry());
+  }
+
+  /**
+   * The candidates offered: the lexical top k, or the `offer` function's answer, kept only where it
+   * is a candidate of a registered endpoint with its current fingerprints (at most 2k of them).
+   */
+  private async offered(request: RetrievalRequest): Promise<readonly CapabilityCandidate[]> {
+    if (this.offer === undefined) return this.retriever.retrieve(request, { k: this.k });
+    const answer = await this.offer(request, this.k);
+    if (!Array.isArray(answer))
+      throw new TypeError("ModelQueryAnalyzer: offer must return an array of candidates");
+    const registry = this.retriever.registry();
+    return (answer as readonly CapabilityCandidate[])
+      .filter((candidate) => {
+        const registered = registry.get(candidate?.tool);
+        return (
+          registered !== undefined &&
+          registered.fingerprint === candidate.toolFingerprint &&
+          registered.endpointFingerprints.get(candidate.endpoint) === candidate.endpointFingerprint
+        );
+      })
+      .slice(0, 2 * this.k);
   }
 }

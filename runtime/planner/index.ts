@@ -2,6 +2,7 @@
 export {
   type AnalyzerOptions,
   type AnalyzerPrompt,
+  type CandidateOffer,
   isJsonValue,
   type ModelCallback,
   ModelQueryAnalyzer,

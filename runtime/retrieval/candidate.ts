@@ -13,7 +13,7 @@ function distinctDefined(values: readonly (string | undefined)[]): string[] {
 }
 
 export function toCandidate(
-  catalog: Catalog,
+  catalog: Pick<Catalog, "registry" | "entries" | "routes" | "sourceKinds">,
   scored: Scored,
   rank: number,
   request: RetrievalRequest,

@@ -36,6 +36,13 @@ import {
   planWithDecision,
   withArgumentSuppliers,
 } from "../planner/index.js";
+import { CatalogEmbeddings } from "../retrieval/embeddings/catalog-embeddings.js";
+import {
+  type EmbeddingCandidate,
+  type EmbeddingRetrieveOptions,
+  retrieveWithEmbeddings,
+} from "../retrieval/embeddings/retrieve.js";
+import type { Embedder } from "../retrieval/embeddings/types.js";
 import {
   type CapabilityCandidate,
   createRetriever,
@@ -156,6 +163,11 @@ export interface SchemaRouterOptions<B extends BindingMap = BindingMap> {
    * replace `availability`). Budgets and traces are per run: RunConfig `sharedBudget`, `traceStore`.
    */
   readonly state?: RouterState;
+  /**
+   * The application's embedder (docs/runtime/embeddings.md): `retrieveWithEmbeddings` embeds each
+   * request with it. Its model must be the one the artifacts were compiled with (checked at load).
+   */
+  readonly embedder?: Embedder;
 }
 
 /** Shared router state (docs/state/postgres.md). */
@@ -179,6 +191,7 @@ export class SchemaRouter {
   private reloading: Promise<unknown> = Promise.resolve();
   private readonly retiring = new Set<Promise<void>>();
   private readonly watchers = new Set<() => void>();
+  private readonly embeddings: CatalogEmbeddings;
 
   private constructor(
     registry: Registry,
@@ -189,6 +202,7 @@ export class SchemaRouter {
     this.currentRegistry = registry;
     this.currentCatalog = catalog;
     this.currentSnapshot = catalog !== undefined ? snapshotOf(catalog) : undefined;
+    this.embeddings = new CatalogEmbeddings(options.embedder);
     // One state object whose getters read the current registry and bindings: nothing is allocated
     // per call, and a reload's swap is seen at once.
     const router = this;
@@ -228,6 +242,8 @@ export class SchemaRouter {
       options,
       catalog,
     );
+    // A configured embedder must match the compiled vectors now, not at the first retrieval.
+    if (options.embedder !== undefined) router.embeddings.indexFor(catalog);
     router.bindFromOptions(options);
     router.loadOptions = options;
     return router;
@@ -299,6 +315,8 @@ export class SchemaRouter {
     if (snapshot.id === previous.id) return { changed: false, previous, snapshot: previous };
     // Bind the successor completely before anything is swapped.
     const successor = new SchemaRouter(catalog.registry, this.policy, options, catalog);
+    // A successor whose vectors do not match the embedder is refused like any other (EMBEDDING_MISMATCH).
+    if (options.embedder !== undefined) successor.embeddings.indexFor(catalog);
     successor.bindFromOptions(options);
     this.assertOpen();
     const old = this.bindingMap;
@@ -420,6 +438,19 @@ export class SchemaRouter {
   }
 
   /** Field-first plan: ToolCalls pinned to both fingerprints with the minimal declared fields. */
+  /**
+   * The lexical top k, re-ranked and extended by the configured embedder's vectors; never drops a
+   * lexical top-k candidate, never grants authority (docs/runtime/embeddings.md).
+   */
+  async retrieveWithEmbeddings(
+    request: RetrievalRequest,
+    options: EmbeddingRetrieveOptions = {},
+  ): Promise<EmbeddingCandidate[]> {
+    const embedder = this.embeddings.requireEmbedder();
+    const index = this.embeddings.indexFor(this.currentCatalog);
+    return await retrieveWithEmbeddings(this.retriever, index, embedder, request, options);
+  }
+
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {
     return withArgumentSuppliers(plan(this.retriever, request, this.withAvailability(options)), () =>
       this.capabilityGraph(),

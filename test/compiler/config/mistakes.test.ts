@@ -22,7 +22,7 @@ describe("config mistakes", () => {
     const { project, error } = await refusal(`{\n  "outputDir": "generated",\n  "sources": {}\n}\n`);
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toBe(
-      `${project.configPath}:2: "outputDir" is not a key of the config — did you mean "outDir"? Allowed keys: $schema, outDir, lockfile, runtimeImport, allowInsecureHttp, serve, proposer, plugins, providers, sources. See schemarouter.config.schema.json (point "$schema" at it for editor help).`,
+      `${project.configPath}:2: "outputDir" is not a key of the config — did you mean "outDir"? Allowed keys: $schema, outDir, lockfile, runtimeImport, allowInsecureHttp, serve, proposer, plugins, providers, sources, embedder. See schemarouter.config.schema.json (point "$schema" at it for editor help).`,
     );
     expect(error.details).toMatchObject({ key: "outputDir", line: 2 });
   });

@@ -28,6 +28,7 @@ import { ERROR_CLASSES, ERRORS } from "../../../runtime/errors/registry.js";
 import type { ErrorRow } from "../../../runtime/errors/table.js";
 import { StateError } from "../../../runtime/governed/state/errors.js";
 import { PLANNING_ERROR_CODES, PlanningError } from "../../../runtime/planner/errors.js";
+import { EmbedderError } from "../../../runtime/retrieval/embeddings/errors.js";
 import { RetrievalError } from "../../../runtime/retrieval/errors.js";
 import { TraceError } from "../../../runtime/traces/events.js";
 import {
@@ -49,6 +50,7 @@ const CLASSES: Readonly<Record<string, object>> = {
   FilterQueryError,
   RetrievalError,
   PlanningError,
+  EmbedderError,
   StateError,
   TraceError,
   ConfigError,
