@@ -7,7 +7,7 @@
  * Deterministic, local, and the same in index and exhaustive mode (it reads only the ranked list).
  */
 import type { RegistryEntry } from "../load/registry.js";
-import type { FieldSpec } from "../model/specs.js";
+import type { FieldSpec, JsonSchema } from "../model/specs.js";
 import { checkMinScore, RetrievalError } from "./errors.js";
 import { type FieldTerms, fieldTerms } from "./fields.js";
 import type { Retriever } from "./retriever.js";
@@ -84,6 +84,9 @@ function termsOf(entry: EndpointOfTool): EntryTerms {
   for (const parameter of endpoint.parameters) {
     add(parameter.name);
     add(parameter.description);
+    // Its declared JSON type is part of the contract: "addition of two integers" names the inputs
+    // by their type (docs/runtime/retrieval-and-planning.md, "Unsupported requests").
+    for (const type of schemaTypes(parameter.schema)) add(type);
   }
   const fields = endpoint.fields.map((field) => ({ field, terms: fieldTerms(field) }));
   const all = new Set(plain);
@@ -98,6 +101,19 @@ function termsOf(entry: EndpointOfTool): EntryTerms {
   const made = { all, plain, fields };
   TERMS.set(endpoint, made);
   return made;
+}
+
+/**
+ * The type names a parameter schema declares: its `type` names, or the name of the shared definition
+ * it refers to (`#/$defs/Integer` → `Integer`); none for `true`, `false` or an untyped schema.
+ */
+function schemaTypes(schema: JsonSchema): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const { type, $ref } = schema as { type?: unknown; $ref?: unknown };
+  const out = typeof $ref === "string" ? [$ref.slice($ref.lastIndexOf("/") + 1)] : [];
+  if (typeof type === "string") out.push(type);
+  else if (Array.isArray(type)) for (const t of type) if (typeof t === "string") out.push(t);
+  return out;
 }
 
 /** One thing the request asks for: a free-text need or a structured item. */

@@ -142,6 +142,31 @@ const VALUE_SLOT_END: ReadonlySet<string> = new Set([
   "of",
 ]);
 
+/** Cardinal numbers written as words ("two integers"): quantities, hence possible values. */
+const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "twenty",
+  "hundred",
+  "thousand",
+  "million",
+  "dozen",
+  "both",
+  "pair",
+  "couple",
+]);
+
 /** A capitalised word right after one of these is a name ("in Paris", "from Seoul"). */
 const PLACE_BEFORE: ReadonlySet<string> = new Set(["in", "at", "from", "near", "around", "to", "of"]);
 
@@ -206,7 +231,7 @@ function needOf(text: string): Need | undefined {
     const placed = PLACE_BEFORE.has(previous) && /^\p{Lu}/u.test(word);
     previous = lower;
     if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower)) continue;
-    const value = slot || placed || /^\p{N}+$/u.test(word) || isProperNoun(word);
+    const value = slot || placed || /^\p{N}+$/u.test(word) || NUMBER_WORDS.has(lower) || isProperNoun(word);
     for (const token of tokenize(word)) {
       if (concepts.some((concept) => concept.tokens[0] === token)) continue;
       concepts.push({ text: word, tokens: [token, ...synonymsOf(token)], value });

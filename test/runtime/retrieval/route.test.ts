@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Registry, registerTool } from "../../../runtime/load/registry.js";
 import { plan } from "../../../runtime/planner/index.js";
 import {
   createRetriever,
@@ -212,5 +213,39 @@ describe("intent ranks a read endpoint above a write one for a read request", ()
     ]);
     expect(read[0]?.scoreComponents.intent).toBeGreaterThan(0);
     expect(read[1]?.scoreComponents.intent).toBeUndefined();
+  });
+});
+
+describe("route(): requests that name inputs by their declared type", () => {
+  // An OpenRPC-style method whose arguments are typed through a shared definition.
+  const math = new Registry([
+    registerTool({
+      source: "math",
+      sourceKind: "openrpc",
+      defs: { Integer: { type: "integer" } },
+      tool: tool("math", [
+        endpoint("addition", {
+          description: "Adds two numbers.",
+          parameters: [
+            param("a", true, { schema: { $ref: "#/$defs/Integer" } }),
+            param("b", true, { schema: { type: "integer" } }),
+          ],
+          fields: [field("result")],
+        }),
+      ]),
+    }),
+  ]);
+  const retriever = createRetriever(math);
+
+  it("covers a type word with the parameters' declared types, and a number word is a quantity", () => {
+    const routed = route(retriever, { query: "addition of two integers" }, { k: 5 });
+    expect(routed.rejected).toBe(false);
+    expect(routed.candidates.map((c) => c.route)).toEqual(["math.addition"]);
+  });
+
+  it("still names a concept neither the parameters nor the fields declare", () => {
+    const routed = route(retriever, { query: "addition of two matrices" }, { k: 5 });
+    expect(routed.rejected).toBe(true);
+    expect(routed.uncovered.map((u) => u.concept)).toEqual(["matrices"]);
   });
 });
