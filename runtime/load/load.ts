@@ -16,10 +16,10 @@ import { LoadError } from "../errors/errors.js";
 import type { Artifact } from "../format/artifact.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
 import { readRegularFile } from "../format/regular-file.js";
-import { attachStoredIndex, type StoredIndex } from "../retrieval/stored-index.js";
 import { DeferredArtifacts, DeferredSource } from "./deferred-source.js";
 import { type RegisteredTool, Registry } from "./registry.js";
 import { type RetrievalIndexStatus, readRetrievalIndex } from "./retrieval-index.js";
+import { attachStoredIndex, type StoredIndex } from "./stored-index.js";
 import { verifySource } from "./verified-source.js";
 
 /**

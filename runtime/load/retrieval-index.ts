@@ -18,8 +18,8 @@ import {
   type RetrievalIndexData,
   RetrievalIndexFormatError,
 } from "../format/retrieval-index.js";
-import { prepareStoredIndex, type StoredIndex } from "../retrieval/stored-index.js";
-import { SURFACE_VERSION } from "../retrieval/surface-builder.js";
+import { SURFACE_VERSION } from "../format/surface-version.js";
+import { prepareStoredIndex, type StoredIndex } from "./stored-index.js";
 
 /** What happened to the lock's retrieval index at load. */
 export type RetrievalIndexStatus =

@@ -7,12 +7,8 @@ import type { RegistryEntry } from "../load/registry.js";
 import { normalizeKey, tokenize, unitTokens } from "./tokenize.js";
 import { canonicalUnit } from "./vocabulary/units.js";
 
-/**
- * Version of what the surface holds for an endpoint (tokenizer, vocabularies, keys, component bits).
- * Bump it with any change to `tokenize`, `addEntry` or the keys: a retrieval index stored at compile
- * time records it, and one built by another version is never used (docs/runtime/retrieval-and-planning.md).
- */
-export const SURFACE_VERSION = 2;
+/** Bump it with any change to what `addEntry` or `tokenize` produce (see format/surface-version.ts). */
+export { SURFACE_VERSION } from "../format/surface-version.js";
 
 /** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */
 export const BIT = {

@@ -58,7 +58,8 @@ export function createEmbeddingIndex(
       { reason: "embedder" },
     );
   }
-  const list = artifacts instanceof Map ? [...artifacts.values()] : [...(artifacts as Iterable<Artifact>)];
+  // Any ReadonlyMap (a loaded catalog's artifacts may be deferred: runtime/load/deferred-source.ts).
+  const list = isMap(artifacts) ? [...artifacts.values()] : [...artifacts];
   const sections: { readonly source: string; readonly section: ArtifactEmbeddings }[] = [];
   let dimension: number | undefined;
   for (const artifact of list) {
@@ -163,4 +164,11 @@ function decode(sections: readonly { readonly section: ArtifactEmbeddings }[], d
     }
   }
   return { rows, values, norms, routes };
+}
+
+function isMap(
+  artifacts: ReadonlyMap<string, Artifact> | Iterable<Artifact>,
+): artifacts is ReadonlyMap<string, Artifact> {
+  const map = artifacts as Partial<ReadonlyMap<string, Artifact>>;
+  return typeof map.get === "function" && typeof map.values === "function" && typeof map.has === "function";
 }
