@@ -13,8 +13,8 @@ export * from "./errors/registry.js";
 export * from "./errors/suggest.js";
 export * from "./errors/table.js";
 export * from "./format/artifact.js";
-export * from "./format/artifact-layout.js";
 export * from "./format/artifact-embeddings.js";
+export * from "./format/artifact-layout.js";
 export * from "./format/artifact-read.js";
 export * from "./format/artifact-render.js";
 export * from "./format/fingerprint.js";
@@ -37,9 +37,9 @@ export {
   postgresSchemaStatus,
   type SchemaStatus,
 } from "./postgres/migrate.js";
+export * from "./retrieval/embeddings/index.js";
 export { type IndexedTool, indexDataOf } from "./retrieval/stored-index.js";
 export { SURFACE_VERSION } from "./retrieval/surface-builder.js";
-export * from "./retrieval/embeddings/index.js";
 export * from "./serve/defaults.js";
 export { plainText } from "./transports/graphql/response.js";
 export * from "./transports/http/headers.js";
