@@ -96,7 +96,7 @@ export class WorkerPool {
         new CompileError(
           "COMPILE_WORKER_FAILED",
           `the compile worker compiling source "${task.job.name}" ended (${reason}); run \`schemarouter compile --jobs=1\` to compile on one thread, and report it if that fails too.`,
-          { source: task.job.name, reason },
+          { source: task.job.name, ended: reason },
         ),
       );
     void worker.terminate();

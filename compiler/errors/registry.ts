@@ -275,7 +275,7 @@ export const COMPILER_ERRORS = {
       'A compile worker thread ended (out of memory, a crash) while compiling a source (docs/reference/cli.md, "Large projects").',
     details: {
       source,
-      reason: string("How the worker ended."),
+      ended: string("How the worker ended (its error message or exit code)."),
     },
   },
   EMBEDDER_MODULE_INVALID: {
