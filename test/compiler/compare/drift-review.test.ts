@@ -153,6 +153,8 @@ describe("schemarouter check", () => {
       join(live.outDir, "artifacts", "inventory.json"),
       join(project.outDir, "artifacts", "inventory.json"),
     );
+    // The lockfile pins the retrieval index too (docs/runtime/retrieval-and-planning.md, "Stored index").
+    copyFileSync(join(live.outDir, "retrieval-index.bin"), join(project.outDir, "retrieval-index.bin"));
     const unreachable = await runCli(project.dir, ["check"]);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain("SOURCE_FETCH_FAILED");

@@ -102,7 +102,8 @@ describe("compile --jobs (built CLI)", SLOW, () => {
     expect(jb.endpoints).toBeGreaterThan(5);
     expect(Object.keys(jb.timings.sources).sort()).toEqual(Object.keys(ja.timings.sources).sort());
     const [oa, ob] = [outputs(one), outputs(two)];
-    expect(Object.keys(ob)).toHaveLength(5 * 4 + 2);
+    // Per source: artifact and three binding files; then index.ts, the lockfile and retrieval-index.bin.
+    expect(Object.keys(ob)).toHaveLength(5 * 4 + 3);
     expect(ob).toEqual(oa);
   });
 

@@ -70,7 +70,10 @@ describe("compiling with an embedder", () => {
     const vector = artifact.embeddings!.vectors[0]!;
     const swapped = vector.startsWith("A") ? `B${vector.slice(1)}` : `A${vector.slice(1)}`;
     writeFileSync(artifactPath(project), text.replace(vector, swapped));
-    await expect(loadCatalog({ lockfile: project.lockfile })).rejects.toMatchObject({
+    // With the stored retrieval index, a first-use load reads no artifact (docs/runtime/loading-and-
+    // verification.md, "Retrieval index and deferred sources"): full verification reads it at load,
+    // and so does a load with an embedder (it reads the vectors).
+    await expect(loadCatalog({ lockfile: project.lockfile, verify: "full" })).rejects.toMatchObject({
       code: "LOCK_MISMATCH",
       details: { reason: "artifact-digest" },
     });

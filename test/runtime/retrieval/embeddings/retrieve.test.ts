@@ -40,14 +40,16 @@ const load = () =>
 describe("retrieveWithEmbeddings", () => {
   it("adds the endpoint a paraphrase means when lexical scoring finds nothing", async () => {
     const router = await load();
-    const request = { query: "how warm is it outside" };
+    // "damp" is in no declared field and in none of the runtime's local vocabularies
+    // (runtime/retrieval/vocabulary/synonyms.ts knows "warm" → temperature, so that one is lexical now).
+    const request = { query: "how damp is it outside" };
     expect(router.retrieve(request)).toEqual([]);
     const [first, ...rest] = await router.retrieveWithEmbeddings(request);
     expect(first).toMatchObject({
       route: "weather.getObservation",
       rank: 1,
       effect: "read",
-      embedding: { origin: "embedding", lexicalRank: null, field: "temperature" },
+      embedding: { origin: "embedding", lexicalRank: null, field: "humidity" },
     });
     expect(first!.embedding.similarity).toBeGreaterThan(0.3);
     expect(first!.endpointFingerprint).toBe(
@@ -92,16 +94,16 @@ describe("mapping free text onto declared fields with ModelQueryAnalyzer", () =>
       prompts.push(prompt);
       const offered = (prompt.candidates as { candidates: { route: string; fields: { id: string }[] }[] })
         .candidates;
-      const observation = offered.find((c) => c.fields.some((f) => f.id === "temperature"));
-      return { route: observation?.route ?? null, fields: ["temperature"], arguments: { id: "st-1" } };
+      const observation = offered.find((c) => c.fields.some((f) => f.id === "humidity"));
+      return { route: observation?.route ?? null, fields: ["humidity"], arguments: { id: "st-1" } };
     };
     const analyzer = new ModelQueryAnalyzer(router.registry, model, {
       offer: (request, k) => router.retrieveWithEmbeddings(request, { k }),
     });
-    const request = { query: "how warm is it at st-1" };
+    const request = { query: "how damp is it at st-1" };
     expect(router.retrieve(request, { k: 8 }).map((c) => c.route)).not.toContain("weather.getObservation");
     const proposal = await analyzer.analyze(request);
-    expect(proposal).toMatchObject({ route: "weather.getObservation", fields: ["temperature"], dropped: [] });
+    expect(proposal).toMatchObject({ route: "weather.getObservation", fields: ["humidity"], dropped: [] });
     // Without the offer function, the lexical ranking never shows the model this endpoint.
     const lexicalOnly = await new ModelQueryAnalyzer(router.registry, model).analyze(request);
     expect(lexicalOnly.route).toBeUndefined();
@@ -112,9 +114,9 @@ describe("mapping free text onto declared fields with ModelQueryAnalyzer", () =>
       endpoint: "getObservation",
       arguments: { id: "st-1" },
     });
-    expect(plan.calls[0]!.fields).toContain("temperature");
+    expect(plan.calls[0]!.fields).toContain("humidity");
     const [result] = await router.invoke(plan);
-    expect(result!.data).toMatchObject({ temperature: 21.5 });
+    expect(result!.data).toMatchObject({ humidity: 40 });
     expect(server.requests.at(-1)!.url).toBe("/v1/stations/st-1/observation");
     await router.close();
   });
