@@ -87,11 +87,16 @@ try {
   const installed = sizeOf(join(app, "node_modules"));
   if (installed.bytes > MAX_RUNTIME_BYTES)
     fail(`the runtime's production install is ${installed.bytes} bytes (limit ${MAX_RUNTIME_BYTES})`);
-  // The repository's own lock and the artifacts it pins, loaded by the installed runtime.
+  // The repository's own lock and the artifacts and retrieval index it pins, loaded by the installed
+  // runtime.
   cpSync(join(ROOT, "schemarouter.lock.json"), join(app, "schemarouter.lock.json"));
   cpSync(join(ROOT, "examples/generated/artifacts"), join(app, "examples/generated/artifacts"), {
     recursive: true,
   });
+  cpSync(
+    join(ROOT, "examples/generated/retrieval-index.bin"),
+    join(app, "examples/generated/retrieval-index.bin"),
+  );
   const loaded = run(
     process.execPath,
     [
