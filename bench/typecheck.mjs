@@ -77,7 +77,8 @@ export async function refused(): Promise<void> {
 }
 `;
 
-const TSCONFIG = {
+/** The strict tsconfig both type-check benchmarks use (this one and bench/scale/typecheck.mjs). */
+export const TSCONFIG = {
   compilerOptions: {
     target: "ES2022",
     lib: ["ES2023", "DOM"],

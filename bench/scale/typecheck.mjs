@@ -19,27 +19,12 @@ import { fileURLToPath } from "node:url";
 import { runNode, TMP } from "../lib/child.mjs";
 import { BIN, PEERS } from "../lib/paths.mjs";
 import { interleave, ratio, summarize } from "../lib/stats.mjs";
+import { TSCONFIG } from "../typecheck.mjs";
 import { sourceName } from "./catalog.mjs";
 import { sampleDocuments } from "./compile.mjs";
 
 // Under a `generated` directory, so the repository's tsconfig never includes these files.
 const DIR = join(TMP, "scale", "generated", "typecheck");
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: [],
-  },
-  files: ["app.ts"],
-};
 
 const pascal = (name) =>
   name
