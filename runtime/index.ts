@@ -154,6 +154,12 @@ export {
   retrieveWithEmbeddings,
 } from "./retrieval/embeddings/index.js";
 export {
+  DEFAULT_MIN_FIELD_SIMILARITY,
+  type EmbeddingRouteOptions,
+  type EmbeddingRouteResult,
+  routeWithEmbeddings,
+} from "./retrieval/embeddings/route.js";
+export {
   type CapabilityCandidate,
   compactCandidateView,
   createRetriever,

@@ -42,6 +42,11 @@ import {
   type EmbeddingRetrieveOptions,
   retrieveWithEmbeddings,
 } from "../retrieval/embeddings/retrieve.js";
+import {
+  type EmbeddingRouteOptions,
+  type EmbeddingRouteResult,
+  routeWithEmbeddings,
+} from "../retrieval/embeddings/route.js";
 import type { Embedder } from "../retrieval/embeddings/types.js";
 import {
   type CapabilityCandidate,
@@ -449,6 +454,20 @@ export class SchemaRouter {
     const embedder = this.embeddings.requireEmbedder();
     const index = this.embeddings.indexFor(this.currentCatalog);
     return await retrieveWithEmbeddings(this.retriever, index, embedder, request, options);
+  }
+
+  /**
+   * Routing with rejection where a need lexical coverage leaves uncovered may be covered by a declared
+   * field's vector; never drops a candidate route() returns, never grants authority
+   * (docs/runtime/embeddings.md, "Routing with vectors").
+   */
+  async routeWithEmbeddings(
+    request: RetrievalRequest,
+    options: EmbeddingRouteOptions = {},
+  ): Promise<EmbeddingRouteResult> {
+    const embedder = this.embeddings.requireEmbedder();
+    const index = this.embeddings.indexFor(this.currentCatalog);
+    return await routeWithEmbeddings(this.retriever, index, embedder, request, options);
   }
 
   plan(request: RetrievalRequest, options: PlanOptions = {}): ExecutionPlan {

@@ -8,6 +8,12 @@ export {
   FUSION_K,
   retrieveWithEmbeddings,
 } from "./retrieve.js";
+export {
+  DEFAULT_MIN_FIELD_SIMILARITY,
+  type EmbeddingRouteOptions,
+  type EmbeddingRouteResult,
+  routeWithEmbeddings,
+} from "./route.js";
 export { endpointText, fieldText, queryText } from "./text.js";
 export type { Embedder, EmbeddingVector } from "./types.js";
 export { createEmbeddingIndex, type EmbeddingIndex, type RouteSimilarity } from "./vector-index.js";

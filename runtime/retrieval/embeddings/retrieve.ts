@@ -43,7 +43,7 @@ export interface EmbeddingPlacement {
 
 export type EmbeddingCandidate = CapabilityCandidate & { readonly embedding: EmbeddingPlacement };
 
-interface RouteInfo {
+export interface RouteInfo {
   readonly index: number;
   readonly entry: RegistryEntry;
   readonly sourceKind: SourceKind;
@@ -59,7 +59,8 @@ const routeMaps = new WeakMap<
   }
 >();
 
-function routesOf(registry: Registry) {
+/** The registry's routes in entry order, each with its entry and source kind (cached per registry). */
+export function routesOf(registry: Registry) {
   let map = routeMaps.get(registry);
   if (map === undefined) {
     const entries = registry.entries();
@@ -72,6 +73,28 @@ function routesOf(registry: Registry) {
     routeMaps.set(registry, map);
   }
   return map;
+}
+
+/**
+ * The requests' vectors (one `embed` call), each checked against the artifacts' dimension
+ * (EMBEDDING_MISMATCH otherwise).
+ */
+export async function embedQueries(
+  index: EmbeddingIndex,
+  embedder: Embedder,
+  requests: readonly RetrievalRequest[],
+): Promise<Float64Array[]> {
+  const vectors = await embedTexts(embedder, requests.map(queryText), { stage: "query" });
+  for (const query of vectors) {
+    if (query.length !== index.dimension) {
+      throw new LoadError(
+        "EMBEDDING_MISMATCH",
+        `The runtime embedder answered with vectors of dimension ${query.length}, but the artifacts hold dimension ${index.dimension}. Use the model the artifacts were compiled with ("${index.model}").`,
+        { reason: "dimension", expected: String(index.dimension), actual: String(query.length) },
+      );
+    }
+  }
+  return vectors;
 }
 
 function checkOptions(options: EmbeddingRetrieveOptions, k: number): { add: number; minSimilarity: number } {
@@ -107,14 +130,7 @@ export async function retrieveWithEmbeddings(
   const { add, minSimilarity } = checkOptions(options, k);
   // The lexical ranking first: a malformed request is refused before the embedder is called.
   const lexical = retriever.retrieve(request, { ...options, k });
-  const [query] = await embedTexts(embedder, [queryText(request)], { stage: "query" });
-  if (query!.length !== index.dimension) {
-    throw new LoadError(
-      "EMBEDDING_MISMATCH",
-      `The runtime embedder answered with vectors of dimension ${query!.length}, but the artifacts hold dimension ${index.dimension}. Use the model the artifacts were compiled with ("${index.model}").`,
-      { reason: "dimension", expected: String(index.dimension), actual: String(query!.length) },
-    );
-  }
+  const [query] = await embedQueries(index, embedder, [request]);
   const ranked = index.rank(query!);
   const semanticRank = new Map(ranked.map((item, at) => [item.route, { rank: at + 1, item }]));
   const registry = retriever.registry();

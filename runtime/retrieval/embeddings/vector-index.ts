@@ -25,6 +25,11 @@ export interface EmbeddingIndex {
   readonly size: number;
   /** Every route with vectors, most similar first (ties: route order). `query` is a unit vector. */
   rank(query: Float64Array): RouteSimilarity[];
+  /**
+   * Every route with at least one declared field's vector, by its closest field only (the endpoint's
+   * own text is not counted), most similar first (ties: route order). `query` is a unit vector.
+   */
+  rankFields(query: Float64Array): (RouteSimilarity & { readonly field: string })[];
 }
 
 interface RouteEntry {
@@ -94,45 +99,50 @@ export function createEmbeddingIndex(
   const size = dimension;
   // Decoded on the first ranking, so loading checks only the models and dimensions.
   let matrix: Matrix | undefined;
+  const ranked = (query: Float64Array, withEndpoint: boolean): RouteSimilarity[] => {
+    if (query.length !== size) throw new TypeError(`query vector has dimension ${query.length}, not ${size}`);
+    matrix ??= decode(sections, size);
+    const { rows, values, norms, routes } = matrix;
+    const cosine = new Float64Array(rows);
+    for (let row = 0, at = 0; row < rows; row++) {
+      let dot = 0;
+      for (let i = 0; i < size; i++, at++) dot += query[i]! * values[at]!;
+      cosine[row] = norms[row] === 0 ? 0 : dot / norms[row]!;
+    }
+    const best = new Float64Array(routes.length);
+    const fieldOf: (string | undefined)[] = new Array(routes.length);
+    const kept: number[] = [];
+    for (let r = 0; r < routes.length; r++) {
+      const entry = routes[r]!;
+      let similarity = withEndpoint ? cosine[entry.endpoint]! : Number.NEGATIVE_INFINITY;
+      let field: string | undefined;
+      for (const [id, at] of entry.fields) {
+        if (cosine[at]! > similarity) {
+          similarity = cosine[at]!;
+          field = id;
+        }
+      }
+      best[r] = similarity;
+      fieldOf[r] = field;
+      if (withEndpoint || field !== undefined) kept.push(r);
+    }
+    kept.sort((a, b) => best[b]! - best[a]! || a - b);
+    return kept.map((r) => {
+      const field = fieldOf[r];
+      const route = routes[r]!.route;
+      return field === undefined ? { route, similarity: best[r]! } : { route, similarity: best[r]!, field };
+    });
+  };
   return Object.freeze({
     model: embedder.model,
     dimension: size,
     sources: Object.freeze(sections.map((s) => s.source)),
     size: sections.reduce((sum, s) => sum + Object.keys(s.section.routes).length, 0),
     rank(query: Float64Array): RouteSimilarity[] {
-      if (query.length !== size)
-        throw new TypeError(`query vector has dimension ${query.length}, not ${size}`);
-      matrix ??= decode(sections, size);
-      const { rows, values, norms, routes } = matrix;
-      const cosine = new Float64Array(rows);
-      for (let row = 0, at = 0; row < rows; row++) {
-        let dot = 0;
-        for (let i = 0; i < size; i++, at++) dot += query[i]! * values[at]!;
-        cosine[row] = norms[row] === 0 ? 0 : dot / norms[row]!;
-      }
-      const best = new Float64Array(routes.length);
-      const fieldOf: (string | undefined)[] = new Array(routes.length);
-      for (let r = 0; r < routes.length; r++) {
-        const entry = routes[r]!;
-        let similarity = cosine[entry.endpoint]!;
-        let field: string | undefined;
-        for (const [id, at] of entry.fields) {
-          if (cosine[at]! > similarity) {
-            similarity = cosine[at]!;
-            field = id;
-          }
-        }
-        best[r] = similarity;
-        fieldOf[r] = field;
-      }
-      const order = Array.from({ length: routes.length }, (_, r) => r).sort(
-        (a, b) => best[b]! - best[a]! || a - b,
-      );
-      return order.map((r) => {
-        const field = fieldOf[r];
-        const route = routes[r]!.route;
-        return field === undefined ? { route, similarity: best[r]! } : { route, similarity: best[r]!, field };
-      });
+      return ranked(query, true);
+    },
+    rankFields(query: Float64Array): (RouteSimilarity & { readonly field: string })[] {
+      return ranked(query, false) as (RouteSimilarity & { readonly field: string })[];
     },
   });
 }
