@@ -16,7 +16,9 @@
  * Report seeds and the paraphrase set's report half by default; --tuning uses the tuning seeds and
  * half (where the default threshold was picked, with --sweep).
  */
+import { emitArtifact } from "../compiler/dist/emit/artifact.js";
 import { embeddingsOf } from "../compiler/dist/emit/embeddings.js";
+import { parseArtifact } from "../runtime/dist/format/artifact-read.js";
 import embed, { MODEL } from "../examples/embedders/universal-sentence-encoder.mjs";
 import {
   createEmbeddingIndex,
@@ -62,12 +64,23 @@ const embedder = {
   },
 };
 
-/** Each tool is one source: its artifact's `embeddings` section, as `schemarouter compile` writes it. */
+/**
+ * Each tool is one source: its artifact as `schemarouter compile` writes it (with its `embeddings`
+ * member), read back by the runtime's artifact reader.
+ */
 async function artifactsOf(tools) {
   const artifacts = [];
   for (const tool of tools) {
-    const embeddings = await embeddingsOf({ tools: [tool] }, { ...embedder, batchSize: undefined });
-    if (embeddings !== undefined) artifacts.push({ source: { name: tool.name }, embeddings });
+    const result = {
+      tools: [tool],
+      defs: {},
+      compatibility: [],
+      documentDigest: `sha256:${"0".repeat(64)}`,
+      location: "in-memory",
+    };
+    const embeddings = await embeddingsOf(result, { ...embedder, batchSize: undefined });
+    const { text } = emitArtifact(tool.name, "local", result, embeddings);
+    artifacts.push(parseArtifact(text, `${tool.name}.json`));
   }
   return artifacts;
 }

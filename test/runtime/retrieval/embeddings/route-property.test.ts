@@ -49,7 +49,7 @@ describe("routing with vectors over the high-ambiguity catalog", () => {
     const retriever = createRetriever(catalog.registry);
     const registry = catalog.registry;
     // Each outcome must occur across the runs, or the property says nothing.
-    const seen = { lexical: 0, rescued: 0, stillRejected: 0 };
+    const seen = { lexical: 0, rescued: 0, stillRejected: 0, attributeGap: 0 };
     await fc.assert(
       fc.asyncProperty(
         requestArb,
@@ -67,6 +67,7 @@ describe("routing with vectors over the high-ambiguity catalog", () => {
             expect(result.candidates.map((c) => c.route)).toEqual(lexical.candidates.map((c) => c.route));
             expect(result.coveredByEmbedding).toEqual([]);
           } else if (lexical.uncovered.some((gap) => gap.kind !== "concept")) {
+            seen.attributeGap++;
             expect(result).toMatchObject({ rejected: true, candidates: [] });
             expect(result.uncovered).toEqual(lexical.uncovered);
           }
@@ -98,5 +99,6 @@ describe("routing with vectors over the high-ambiguity catalog", () => {
     expect(seen.lexical).toBeGreaterThan(0);
     expect(seen.rescued).toBeGreaterThan(0);
     expect(seen.stillRejected).toBeGreaterThan(0);
+    expect(seen.attributeGap).toBeGreaterThan(0);
   });
 });
