@@ -295,6 +295,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       io.stdout(formatDrift(result, format(options)));
       if (!options.json) for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
       if (exceedsThreshold(result.report.category, threshold)) exitCode = 1;
+      for (const drift of result.embeddings) io.stderr(`embeddings: ${drift.message}\n`);
+      if (result.embeddings.length > 0) exitCode = 1;
       if (options.strict === true && strictFails(result.coverage, io)) exitCode = 1;
     });
 

@@ -15,6 +15,7 @@ import { type DriftResult, documentOnly, snapshots } from "../compare/lock-state
 import { loadConfig } from "../config/config.js";
 import { buildLockfile } from "../emit/lockfile.js";
 import type { SourceContext } from "../sources/types.js";
+import { checkEmbeddings, type EmbeddingDrift } from "./check-embeddings.js";
 import { compileSource, resolveSource, zeroEndpointWarnings } from "./compile.js";
 import { coverageOf, type SourceCoverage } from "./coverage.js";
 
@@ -25,6 +26,8 @@ export interface CheckResult extends DriftResult {
   /** What the freshly resolved sources leave out or support partly (`check --strict` fails on left-out ones). */
   readonly coverage: readonly SourceCoverage[];
   readonly warnings: readonly string[];
+  /** Where the locked vectors are not what the configured embedder writes now (`check` exits 1). */
+  readonly embeddings: readonly EmbeddingDrift[];
 }
 
 /** Re-resolves every configured source and compares it with the lock. Writes nothing. */
@@ -61,6 +64,7 @@ export async function checkDrift(
     documentOnly: documentOnly(locked.lock, buildLockfile(fresh), report),
     coverage,
     warnings: [...sourceWarnings, ...zeroEndpointWarnings(coverage)],
+    embeddings: await checkEmbeddings(config, locked.artifacts.values()),
   };
 }
 
