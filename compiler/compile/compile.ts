@@ -7,7 +7,8 @@
  * number of jobs and a failed compile writes nothing (docs/reference/cli.md, "Large projects").
  * A plain write compile is incremental: a local OpenAPI source whose document, config entry, lock
  * entry, artifact and bindings all match what compiling it again would produce is reused as it is
- * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
+ * (see emit/incremental.ts), decided on the main thread from the compile cache (emit/compile-cache.ts)
+ * before any worker starts; `--check`, `--dry-run` and `--frozen` always compile everything.
  */
 
 import { availableParallelism } from "node:os";
@@ -178,7 +179,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   let output: Awaited<ReturnType<typeof finish>>;
   try {
     // Reuse is decided here, from the compile cache, before any worker starts: an unchanged source
-    // costs a few stat calls (docs/reference/cli.md, "Incremental compile").
+    // costs a few stat calls (docs/sources/openapi.md, "Incremental compile").
     const pending: SourceJob[] = [];
     for (const job of jobs) {
       const outcome =

@@ -1,5 +1,5 @@
 /**
- * The compile cache (docs/reference/cli.md, "Incremental compile"), kept beside the written record in
+ * The compile cache (docs/sources/openapi.md, "Incremental compile"), kept beside the written record in
  * `node_modules/.cache/schemarouter/` of the project's nearest package. It remembers two things:
  *
  * - the SHA-256 of files the compile reads (documents, artifacts, binding modules) by their stat

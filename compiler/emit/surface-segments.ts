@@ -1,6 +1,6 @@
 /**
  * Per-source surface segments for the retrieval index (docs/runtime/retrieval-and-planning.md,
- * "Stored index"; docs/reference/cli.md, "Incremental compile"). A segment is one source's scoring
+ * "Stored index"; docs/sources/openapi.md, "Incremental compile"). A segment is one source's scoring
  * rows built by the runtime's own `SurfaceBuilder`/`addEntry` over its artifact alone, with ids local
  * to the source; the compile assembles the project's surface from the segments in source order,
  * mapping each local id to the id the whole-project builder would have given it (ids are handed out

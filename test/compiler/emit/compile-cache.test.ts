@@ -1,5 +1,5 @@
 /**
- * The compile cache (docs/reference/cli.md, "Incremental compile"): unchanged files are not hashed
+ * The compile cache (docs/sources/openapi.md, "Incremental compile"): unchanged files are not hashed
  * again and unchanged sources' retrieval-index segments are not rebuilt, yet an incremental compile
  * after editing one document is byte-identical to a cold compile of the same inputs, and a file
  * changed behind the cache's back (same size, mtime restored) is still noticed.
