@@ -18,14 +18,14 @@ import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
 import { loadConfig, type ResolvedConfig } from "../config/config.js";
 import { backedSource, lazyFile } from "../emit/backed-source.js";
 import { bindingPaths, indexModule } from "../emit/bindings.js";
-import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { CompileCache } from "../emit/compile-cache.js";
+import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState, verifyReusableCached } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
-import type { SegmentStore } from "../emit/surface-segments.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
+import type { SegmentStore } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -183,9 +183,13 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     const pending: SourceJob[] = [];
     for (const job of jobs) {
       const outcome =
-        cache === undefined || job.locked === undefined ? undefined : reusedFromCache(job, setting, record!, cache);
+        cache === undefined || job.locked === undefined
+          ? undefined
+          : reusedFromCache(job, setting, record!, cache);
       if (outcome === undefined) {
-        pending.push(cache === undefined ? job : { name: job.name, ...(job.recorded ? { recorded: job.recorded } : {}) });
+        pending.push(
+          cache === undefined ? job : { name: job.name, ...(job.recorded ? { recorded: job.recorded } : {}) },
+        );
         continue;
       }
       options.onProgress?.({ source: job.name, phase: "start", done: slots.size, total: jobs.length });

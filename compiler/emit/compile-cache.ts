@@ -118,7 +118,11 @@ export class CompileCache {
   async save(): Promise<void> {
     const unused = (keys: Iterable<string>, used: ReadonlySet<string>) => [...keys].some((k) => !used.has(k));
     if (this.file === undefined) return;
-    if (!this.changed && !unused(this.stats.keys(), this.usedStats) && !unused(this.derived.keys(), this.usedDerived))
+    if (
+      !this.changed &&
+      !unused(this.stats.keys(), this.usedStats) &&
+      !unused(this.derived.keys(), this.usedDerived)
+    )
       return;
     const body = {
       version: CACHE_VERSION,

@@ -25,8 +25,8 @@ import {
 } from "schemarouter/internal";
 import { readAnyArtifact } from "../compare/artifact-legacy.js";
 import type { LockState } from "../compare/lock-state.js";
-import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { coverageOf, type SourceCoverage } from "../compile/coverage.js";
+import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { bindingsCurrentCached, currentBindings, expectedStamps } from "./bindings.js";
 import type { CompileCache } from "./compile-cache.js";
 import { type BindingTool, bindingToolsOf } from "./router-bindings.js";

@@ -54,7 +54,9 @@ export function emitRetrievalIndex(
     };
   });
   const { rows, tools, effects } = assembleSegments(parts);
-  const bytes = encodeRetrievalIndex(indexDataOfSurface(indexSources, tools, surfaceOfRows(rows, true), effects));
+  const bytes = encodeRetrievalIndex(
+    indexDataOfSurface(indexSources, tools, surfaceOfRows(rows, true), effects),
+  );
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
   return { lock: { ...lock, retrievalIndex: { path: pinned, digest: sha256(bytes) } }, path, bytes };

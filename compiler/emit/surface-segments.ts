@@ -21,8 +21,8 @@ import {
   type IndexedToolNames,
   SURFACE_VERSION,
   SurfaceBuilder,
-  sha256,
   type SurfaceRows,
+  sha256,
 } from "schemarouter/internal";
 import { COMPILER_VERSION } from "./version.js";
 

