@@ -96,43 +96,58 @@ export function assembleSegments(
   const effects: string[] = [];
   let at = 0;
   let row = 0;
+  // One row's (global id, mask) pairs packed as id * 2^16 + mask, for a comparator-free sort.
+  let scratch = new Float64Array(256);
   for (const { source, segment } of segments) {
-    const global = new Uint32Array(segment.keys.length);
-    segment.keys.forEach((key, local) => {
+    const { keys, ids: localIds, masks: localMasks, starts: localStarts } = segment;
+    const global = new Uint32Array(keys.length);
+    for (let local = 0; local < keys.length; local++) {
+      const key = keys[local]!;
+      let id: number | undefined;
       if (typeof key === "string") {
-        let id = vocabulary.get(key);
+        id = vocabulary.get(key);
         if (id === undefined) {
           id = size++;
           vocabulary.set(key, id);
         }
-        global[local] = id;
-        return;
-      }
-      const concept = global[key[0]]!;
-      const unit = global[key[1]]!;
-      let byUnit = pairs.get(concept);
-      if (byUnit === undefined) {
-        byUnit = new Map();
-        pairs.set(concept, byUnit);
-      }
-      let id = byUnit.get(unit);
-      if (id === undefined) {
-        id = size++;
-        byUnit.set(unit, id);
+      } else {
+        const concept = global[key[0]]!;
+        let byUnit = pairs.get(concept);
+        if (byUnit === undefined) {
+          byUnit = new Map();
+          pairs.set(concept, byUnit);
+        }
+        const unit = global[key[1]]!;
+        id = byUnit.get(unit);
+        if (id === undefined) {
+          id = size++;
+          byUnit.set(unit, id);
+        }
       }
       global[local] = id;
-    });
-    for (let e = 0; e + 1 < segment.starts.length; e++) {
-      const from = segment.starts[e]!;
-      const to = segment.starts[e + 1]!;
-      // Local ids are distinct within a row and the mapping is one-to-one: re-sort by global id.
-      const order: number[] = [];
-      for (let i = from; i < to; i++) order.push(i);
-      order.sort((a, b) => global[segment.ids[a]!]! - global[segment.ids[b]!]!);
-      for (const i of order) {
-        ids[at] = global[segment.ids[i]!]!;
-        masks[at] = segment.masks[i]!;
+    }
+    for (let e = 0; e + 1 < localStarts.length; e++) {
+      const from = localStarts[e]!;
+      const to = localStarts[e + 1]!;
+      const first = at;
+      let ascending = true;
+      for (let i = from; i < to; i++) {
+        const id = global[localIds[i]!]!;
+        if (at > first && ids[at - 1]! > id) ascending = false;
+        ids[at] = id;
+        masks[at] = localMasks[i]!;
         at++;
+      }
+      // Local ids are distinct within a row and the mapping is one-to-one: re-sort by global id.
+      if (!ascending) {
+        const length = at - first;
+        if (scratch.length < length) scratch = new Float64Array(length * 2);
+        for (let k = 0; k < length; k++) scratch[k] = ids[first + k]! * 65536 + masks[first + k]!;
+        const packed = scratch.subarray(0, length).sort();
+        for (let k = 0; k < length; k++) {
+          ids[first + k] = Math.floor(packed[k]! / 65536);
+          masks[first + k] = packed[k]! % 65536;
+        }
       }
       starts[++row] = at;
     }
@@ -235,17 +250,26 @@ function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefine
     return undefined;
   let offset = 4 + pad4(length);
   if (sha256(bytes.subarray(offset)) !== header.body) return undefined;
-  const copy = (count: number, width: number) => {
+  // Views on the file's bytes where they are aligned (a whole-file read starts on its own buffer).
+  const view = <T>(
+    count: number,
+    width: number,
+    make: (buffer: ArrayBufferLike, at: number, n: number) => T,
+  ): T => {
     const end = offset + count * width;
     if (end > bytes.length) throw new RangeError("truncated segment");
-    const out = new Uint8Array(count * width);
-    out.set(bytes.subarray(offset, end));
+    let at = bytes.byteOffset + offset;
+    let buffer: ArrayBufferLike = bytes.buffer;
+    if (at % width !== 0) {
+      buffer = Uint8Array.from(bytes.subarray(offset, end)).buffer;
+      at = 0;
+    }
     offset = pad4(end);
-    return out.buffer;
+    return make(buffer, at, count);
   };
-  const ids = new Uint32Array(copy(header.ids, 4));
-  const masks = new Uint16Array(copy(header.ids, 2));
-  const starts = new Uint32Array(copy(header.starts, 4));
+  const ids = view(header.ids, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
+  const masks = view(header.ids, 2, (buffer, at, n) => new Uint16Array(buffer, at, n));
+  const starts = view(header.starts, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
   if (offset !== bytes.length) return undefined;
   const segment: SurfaceSegment = {
     artifactBytes: header.artifactBytes,
