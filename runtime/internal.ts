@@ -38,8 +38,14 @@ export {
   type SchemaStatus,
 } from "./postgres/migrate.js";
 export * from "./retrieval/embeddings/index.js";
-export { type IndexedTool, indexDataOf } from "./retrieval/stored-index.js";
-export { SURFACE_VERSION } from "./retrieval/surface-builder.js";
+export {
+  type IndexedTool,
+  type IndexedToolNames,
+  indexDataOf,
+  indexDataOfSurface,
+} from "./retrieval/stored-index.js";
+export { type SurfaceRows, surfaceOfRows } from "./retrieval/surface.js";
+export { addEntry, SURFACE_VERSION, SurfaceBuilder } from "./retrieval/surface-builder.js";
 export * from "./serve/defaults.js";
 export { plainText } from "./transports/graphql/response.js";
 export * from "./transports/http/headers.js";

@@ -200,8 +200,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--strict", "exit 1 when an operation is left out or a source compiles to 0 endpoints")
     .option("--jobs <n>", "sources compiled at once, in worker threads (default: one per core)")
     .option("--keep-going", "leave refused sources out of the lockfile and compile the rest (reported)")
+    .option(
+      "--no-cache",
+      "read and hash every file again instead of trusting the compile cache's stat records",
+    )
     .action(
       async (options: {
+        cache?: boolean;
         check?: boolean;
         dryRun?: boolean;
         json?: boolean;
@@ -218,6 +223,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           env: io.env,
           frozen: options.frozen === true,
           keepGoing: options.keepGoing === true,
+          cache: options.cache !== false,
           ...(options.jobs !== undefined ? { jobs: jobsOption(options.jobs) } : {}),
           ...(progress ? { onProgress: compileProgress(io.stderr) } : {}),
         });

@@ -7,7 +7,8 @@
  * number of jobs and a failed compile writes nothing (docs/reference/cli.md, "Large projects").
  * A plain write compile is incremental: a local OpenAPI source whose document, config entry, lock
  * entry, artifact and bindings all match what compiling it again would produce is reused as it is
- * (see emit/incremental.ts); `--check`, `--dry-run` and `--frozen` always compile everything.
+ * (see emit/incremental.ts), decided on the main thread from the compile cache (emit/compile-cache.ts)
+ * before any worker starts; `--check`, `--dry-run` and `--frozen` always compile everything.
  */
 
 import { availableParallelism } from "node:os";
@@ -17,12 +18,14 @@ import { type DriftResult, diffLockStates } from "../compare/lock-state.js";
 import { loadConfig, type ResolvedConfig } from "../config/config.js";
 import { backedSource, lazyFile } from "../emit/backed-source.js";
 import { bindingPaths, indexModule } from "../emit/bindings.js";
+import { CompileCache } from "../emit/compile-cache.js";
 import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
-import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
+import { readPreviousLock, readPreviousState, verifyReusableCached } from "../emit/incremental.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
+import type { SegmentStore } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -36,6 +39,7 @@ import {
   describe,
   type JobSetting,
   type RefusedOutcome,
+  type ReusedOutcome,
   runSourceJob,
   type SourceJob,
   type SourceOutcome,
@@ -79,6 +83,11 @@ export interface CompileOptions {
    * the lockfile and reported in `refused` (default false: its error is thrown and nothing is written).
    */
   readonly keepGoing?: boolean;
+  /**
+   * Trust the compile cache (emit/compile-cache.ts): a file whose stat identity is unchanged is not
+   * read and hashed again (default true). `false` hashes every file and leaves the cache as it is.
+   */
+  readonly cache?: boolean;
   /** Called when a source starts and ends (progress). */
   readonly onProgress?: (event: ProgressEvent) => void;
 }
@@ -165,16 +174,43 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const sink = new OutputSink(mode);
   const slots = new Map<string, Slot>();
   const refusals = new Map<string, RefusedOutcome>();
+  const cache = record === undefined ? undefined : CompileCache.open(config.path, options.cache !== false);
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
   try {
-    workers = await runJobs(jobs, setting, options, embedder, async (outcome) => {
+    // Reuse is decided here, from the compile cache, before any worker starts: an unchanged source
+    // costs a few stat calls (docs/sources/openapi.md, "Incremental compile").
+    const pending: SourceJob[] = [];
+    for (const job of jobs) {
+      const outcome =
+        cache === undefined || job.locked === undefined
+          ? undefined
+          : reusedFromCache(job, setting, record!, cache);
+      if (outcome === undefined) {
+        pending.push(
+          cache === undefined ? job : { name: job.name, ...(job.recorded ? { recorded: job.recorded } : {}) },
+        );
+        continue;
+      }
+      options.onProgress?.({ source: job.name, phase: "start", done: slots.size, total: jobs.length });
+      slots.set(job.name, await take(outcome, config, previousLock, sink));
+      options.onProgress?.({
+        source: job.name,
+        phase: "end",
+        ms: outcome.ms,
+        reused: true,
+        refused: false,
+        done: slots.size,
+        total: jobs.length,
+      });
+    }
+    workers = await runJobs(pending, setting, options, embedder, slots.size, jobs.length, async (outcome) => {
       if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
       else slots.set(outcome.name, await take(outcome, config, previousLock, sink));
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousLock, sink, options);
+    output = await finish(names, slots, config, previousLock, sink, options, cache?.segments());
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -184,6 +220,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     for (const [path, digest] of sink.digests) record.set(path, digest);
     await record.save();
   }
+  await cache?.save();
   const refused = names.flatMap((name) => {
     const outcome = refusals.get(name);
     return outcome === undefined ? [] : [{ source: name, code: outcome.code, message: outcome.message }];
@@ -220,6 +257,9 @@ async function runJobs(
   setting: JobSetting,
   options: CompileOptions,
   embedder: CompileEmbedder | undefined,
+  /** Sources already finished before these jobs (reused), and the compile's sources in all (progress). */
+  doneBefore: number,
+  total: number,
   onOutcome: (outcome: SourceOutcome) => Promise<void>,
 ): Promise<number> {
   const requested = options.jobs ?? availableParallelism();
@@ -240,9 +280,9 @@ async function runJobs(
       embedder,
     );
   let stopped = false;
-  let done = 0;
+  let done = doneBefore;
   const run = async (job: SourceJob, onWorker: boolean, recycle = false) => {
-    options.onProgress?.({ source: job.name, phase: "start", done, total: jobs.length });
+    options.onProgress?.({ source: job.name, phase: "start", done, total });
     let outcome = onWorker && pool !== undefined ? await viaPool(pool, job, recycle) : await inProcess(job);
     // A refusal seen in a worker is reproduced here, so the error thrown is the adapter's own.
     if (
@@ -260,7 +300,7 @@ async function runJobs(
       reused: outcome.kind === "reused",
       refused: outcome.kind === "refused",
       done,
-      total: jobs.length,
+      total,
     });
   };
   const lanes: Promise<void>[] = [];
@@ -307,6 +347,38 @@ async function runJobs(
     await pool?.close();
   }
   return pool?.size ?? 0;
+}
+
+/** The job's source reused as it is on disk, when the compile cache's check says it is current. */
+function reusedFromCache(
+  job: SourceJob,
+  setting: JobSetting,
+  record: WrittenRecord,
+  cache: CompileCache,
+): ReusedOutcome | undefined {
+  const started = performance.now();
+  const { config } = setting;
+  const summary = verifyReusableCached(
+    job.name,
+    config.sources[job.name]!,
+    job.locked,
+    config,
+    setting.templateText,
+    artifactPathOf(job.name, config),
+    record,
+    cache,
+  );
+  if (summary === undefined) return undefined;
+  const paths = bindingPaths(config.outDir, job.name);
+  return {
+    kind: "reused",
+    name: job.name,
+    ms: performance.now() - started,
+    lockEntry: job.locked!,
+    coverage: summary.coverage,
+    bindingTools: summary.bindingTools,
+    bindings: [paths.declarations, paths.types, paths.client].map((path) => ({ path })),
+  };
 }
 
 /** A job's outcome from a worker; undefined when the worker failed in a way only the main thread can tell. */
@@ -378,6 +450,7 @@ async function finish(
   previousLock: Lockfile | undefined,
   sink: OutputSink,
   options: CompileOptions,
+  segments: SegmentStore | undefined,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const kept = names.flatMap((name) => {
     const slot = slots.get(name);
@@ -387,7 +460,7 @@ async function finish(
   const reused = kept.filter((slot) => slot.outcome.kind === "reused").map((slot) => slot.source.name);
   // The retrieval index is built from the artifacts and pinned in the lockfile
   // (docs/runtime/retrieval-and-planning.md, "Stored index").
-  const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config);
+  const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config, segments);
   const lock = retrievalIndex.lock;
   const previous =
     previousLock === undefined

@@ -8,8 +8,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LockedSource, Lockfile } from "schemarouter/internal";
+import { readRegularFileSync } from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import { clientModuleBody, fieldInterfaces } from "./client.js";
+import type { CompileCache } from "./compile-cache.js";
 import { bindingsInputs, sourceInputs } from "./inputs.js";
 import type { CompiledSource } from "./lockfile.js";
 import { pascalCase } from "./names.js";
@@ -19,7 +21,7 @@ import { GENERATED_HEADER, readStampInputs, stamped } from "./stamp.js";
 import { type ClientTemplate, parseClientTemplate, readTemplateText } from "./template.js";
 import { emitTypes } from "./types.js";
 import { fileOnDisk, type OutputFile } from "./write.js";
-import type { RecordView } from "./written-record.js";
+import type { RecordView, WrittenRecord } from "./written-record.js";
 
 export { GENERATED_HEADER } from "./stamp.js";
 
@@ -93,6 +95,39 @@ export async function currentBindings(
     fileOnDisk(paths.types, types),
     fileOnDisk(paths.client, client),
   ];
+}
+
+/**
+ * `currentBindings` answered from the compile cache (the main thread's reuse check, compile.ts): the
+ * same conditions, but a module's digest comes from `cache` when its stat identity is unchanged, and
+ * its stamp from the cache's record of what bytes with that digest carry. True when all three are current.
+ */
+export function bindingsCurrentCached(
+  name: string,
+  config: ResolvedConfig,
+  stamps: BindingStamps,
+  record: WrittenRecord,
+  cache: CompileCache,
+): boolean {
+  const paths = bindingPaths(config.outDir, name);
+  const expected = {
+    [paths.declarations]: { bindings: stamps.bindings },
+    [paths.types]: { bindings: stamps.bindings },
+    [paths.client]: { bindings: stamps.bindings, source: stamps.source },
+  };
+  for (const [path, want] of Object.entries(expected)) {
+    const file = cache.digestOf(path);
+    if (file === undefined || record.digestAt(path) !== file.digest) return false;
+    let stamp = cache.derivedOf("stamp", file.digest) as Readonly<Record<string, string>> | null | undefined;
+    if (stamp === undefined) {
+      stamp = readStampInputs(file.bytes ?? readRegularFileSync(path)) ?? null;
+      cache.setDerived("stamp", file.digest, stamp);
+    }
+    if (stamp === null || typeof stamp !== "object") return false;
+    if (stamp.bindings !== want.bindings) return false;
+    if ("source" in want && stamp.source !== want.source) return false;
+  }
+  return true;
 }
 
 /**

@@ -8,10 +8,11 @@
  */
 
 import { join, relative } from "node:path";
-import type { Artifact, IndexedTool, Lockfile } from "schemarouter/internal";
-import { encodeRetrievalIndex, indexDataOf, sha256 } from "schemarouter/internal";
+import type { Lockfile } from "schemarouter/internal";
+import { encodeRetrievalIndex, indexDataOfSurface, sha256, surfaceOfRows } from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import type { CompiledSource } from "./lockfile.js";
+import { assembleSegments, type SegmentStore, segmentOf } from "./surface-segments.js";
 
 export const RETRIEVAL_INDEX_FILE = "retrieval-index.bin";
 
@@ -22,40 +23,40 @@ export interface RetrievalIndexOutput {
   readonly bytes: Uint8Array;
 }
 
-/** Builds the index of `sources` (sorted by name) against `lock` (built from the same sources). */
+/**
+ * Builds the index of `sources` (sorted by name) against `lock` (built from the same sources). With
+ * `segments` (the compile cache), an unchanged artifact's segment is read from it instead of the
+ * artifact being parsed and tokenised again (surface-segments.ts); the bytes are the same either way.
+ */
 export function emitRetrievalIndex(
   sources: readonly CompiledSource[],
   lock: Lockfile,
   config: ResolvedConfig,
+  segments?: SegmentStore,
 ): RetrievalIndexOutput {
-  const tools: IndexedTool[] = [];
-  const indexSources = sources.map((source) => {
-    const locked = lock.sources[source.name]!;
-    const text = source.artifactText;
-    // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
-    const artifact = JSON.parse(text) as Artifact;
-    for (const tool of artifact.tools) {
-      const lockedTool = locked.tools[tool.name]!;
-      tools.push({
-        name: tool.name,
-        source: source.name,
-        entries: tool.endpoints.map((endpoint) => ({
-          source: source.name,
-          tool,
-          endpoint,
-          toolFingerprint: lockedTool.fingerprint,
-          endpointFingerprint: lockedTool.endpoints[endpoint.name]!.fingerprint,
-        })),
-      });
+  const parts = sources.map((source) => {
+    const digest = lock.sources[source.name]!.artifact.digest;
+    let segment = segments?.get(digest);
+    if (segment === undefined) {
+      // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
+      segment = segmentOf(source.artifactText);
+      segments?.put(digest, segment);
     }
+    return { source: source.name, segment };
+  });
+  const indexSources = sources.map((source, at) => {
+    const locked = lock.sources[source.name]!;
     return {
       name: source.name,
       kind: locked.kind,
       artifactDigest: locked.artifact.digest,
-      artifactBytes: Buffer.byteLength(text, "utf8"),
+      artifactBytes: parts[at]!.segment.artifactBytes,
     };
   });
-  const bytes = encodeRetrievalIndex(indexDataOf(indexSources, tools));
+  const { rows, tools, effects } = assembleSegments(parts);
+  const bytes = encodeRetrievalIndex(
+    indexDataOfSurface(indexSources, tools, surfaceOfRows(rows, true), effects),
+  );
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
   return { lock: { ...lock, retrievalIndex: { path: pinned, digest: sha256(bytes) } }, path, bytes };

