@@ -25,6 +25,7 @@ import {
   sha256,
 } from "schemarouter/internal";
 import type { SourceResult } from "../sources/types.js";
+import { isPlainJson } from "./plain-json.js";
 import { COMPILER_VERSION } from "./version.js";
 
 export interface EmittedArtifact {
@@ -37,7 +38,7 @@ export interface EmittedArtifact {
 
 type Record_ = Record<string, unknown>;
 
-// Every value below comes from the JSON round trip in plainBody: plain data, no undefined members.
+// Every value below is plain JSON data (plainBody): no undefined members.
 
 /** `embeddings`: the compile-time vectors (emit/embeddings.ts), only when the config names an embedder. */
 export function emitArtifact(
@@ -125,7 +126,8 @@ function plainBody(
     formatVersion: ARTIFACT_FORMAT_VERSION,
     compilerVersion: COMPILER_VERSION,
     source: { name, kind, location: result.location, documentDigest: result.documentDigest },
-    $defs: result.defs,
+    // A copy with Object.prototype, as a reader parses it (adapters build `defs` without a prototype).
+    $defs: { ...result.defs },
     tools: result.tools,
     endpointIndex: endpointIndexOf(result.tools),
     remoteDigests: result.remoteDigests ?? {},
@@ -133,8 +135,9 @@ function plainBody(
     // Absent without an embedder: such artifacts are byte-identical to those of earlier compilers.
     ...(embeddings !== undefined ? { embeddings } : {}),
   };
-  // Round-trip through JSON so the artifact holds exactly what a reader will parse.
-  return JSON.parse(JSON.stringify(body)) as ArtifactBody;
+  // The artifact holds exactly what a reader will parse: the body as it is when it is plain JSON data
+  // already (nearly always; emit/plain-json.ts), otherwise its JSON round trip.
+  return isPlainJson(body) ? body : (JSON.parse(JSON.stringify(body)) as ArtifactBody);
 }
 
 /** Canonical text of an object from its members' canonical texts (keys in code-unit order). */
