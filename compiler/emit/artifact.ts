@@ -8,6 +8,7 @@
  * fingerprinting needs all share one serialization.
  */
 
+import { createHash } from "node:crypto";
 import type { ArtifactEmbeddings, SourceKind } from "schemarouter/internal";
 import {
   ARTIFACT_FORMAT,
@@ -67,7 +68,7 @@ export function artifactOfBody(plain: ArtifactBody): EmittedArtifact {
   }
   // Without the newlines, the members other than the digest are exactly their canonical JSON: that
   // is what the self-digest covers.
-  const digest = sha256(renderArtifact(members).replaceAll("\n", ""));
+  const digest = layoutDigest(members);
   members.set("digest", JSON.stringify(digest));
   const artifact: Artifact = { ...plain, digest };
   return {
@@ -75,6 +76,30 @@ export function artifactOfBody(plain: ArtifactBody): EmittedArtifact {
     text: `${renderArtifact(members)}\n`,
     defs: new DefinitionSet(artifact.$defs, { digests, contracts }),
   };
+}
+
+/**
+ * `sha256(renderArtifact(members).replaceAll("\n", ""))`, hashed line by line: neither the artifact's
+ * text nor its copy without newlines is built for it (for the largest documents each is hundreds of
+ * megabytes). Canonical JSON escapes a newline inside a string, so every newline is layout.
+ */
+function layoutDigest(members: ReadonlyMap<string, string>): string {
+  const hash = createHash("sha256");
+  hash.update("{");
+  memberTexts(members).forEach((text, index) => {
+    if (index > 0) hash.update(",");
+    for (let start = 0; ; ) {
+      const newline = text.indexOf("\n", start);
+      if (newline < 0) {
+        hash.update(text.slice(start));
+        break;
+      }
+      if (newline > start) hash.update(text.slice(start, newline));
+      start = newline + 1;
+    }
+  });
+  hash.update("}");
+  return `sha256:${hash.digest("hex")}`;
 }
 
 function definitionsText(defs: Record_, digests: Map<string, string>): string {
