@@ -8,6 +8,7 @@
  * fingerprinting needs all share one serialization.
  */
 
+import { createHash } from "node:crypto";
 import type { ArtifactEmbeddings, SourceKind } from "schemarouter/internal";
 import {
   ARTIFACT_FORMAT,
@@ -25,6 +26,7 @@ import {
   sha256,
 } from "schemarouter/internal";
 import type { SourceResult } from "../sources/types.js";
+import { isPlainJson } from "./plain-json.js";
 import { COMPILER_VERSION } from "./version.js";
 
 export interface EmittedArtifact {
@@ -37,7 +39,7 @@ export interface EmittedArtifact {
 
 type Record_ = Record<string, unknown>;
 
-// Every value below comes from the JSON round trip in plainBody: plain data, no undefined members.
+// Every value below is plain JSON data (plainBody): no undefined members.
 
 /** `embeddings`: the compile-time vectors (emit/embeddings.ts), only when the config names an embedder. */
 export function emitArtifact(
@@ -66,7 +68,7 @@ export function artifactOfBody(plain: ArtifactBody): EmittedArtifact {
   }
   // Without the newlines, the members other than the digest are exactly their canonical JSON: that
   // is what the self-digest covers.
-  const digest = sha256(renderArtifact(members).replaceAll("\n", ""));
+  const digest = layoutDigest(members);
   members.set("digest", JSON.stringify(digest));
   const artifact: Artifact = { ...plain, digest };
   return {
@@ -74,6 +76,30 @@ export function artifactOfBody(plain: ArtifactBody): EmittedArtifact {
     text: `${renderArtifact(members)}\n`,
     defs: new DefinitionSet(artifact.$defs, { digests, contracts }),
   };
+}
+
+/**
+ * `sha256(renderArtifact(members).replaceAll("\n", ""))`, hashed line by line: neither the artifact's
+ * text nor its copy without newlines is built for it (for the largest documents each is hundreds of
+ * megabytes). Canonical JSON escapes a newline inside a string, so every newline is layout.
+ */
+function layoutDigest(members: ReadonlyMap<string, string>): string {
+  const hash = createHash("sha256");
+  hash.update("{");
+  memberTexts(members).forEach((text, index) => {
+    if (index > 0) hash.update(",");
+    for (let start = 0; ; ) {
+      const newline = text.indexOf("\n", start);
+      if (newline < 0) {
+        hash.update(text.slice(start));
+        break;
+      }
+      if (newline > start) hash.update(text.slice(start, newline));
+      start = newline + 1;
+    }
+  });
+  hash.update("}");
+  return `sha256:${hash.digest("hex")}`;
 }
 
 function definitionsText(defs: Record_, digests: Map<string, string>): string {
@@ -125,7 +151,8 @@ function plainBody(
     formatVersion: ARTIFACT_FORMAT_VERSION,
     compilerVersion: COMPILER_VERSION,
     source: { name, kind, location: result.location, documentDigest: result.documentDigest },
-    $defs: result.defs,
+    // A copy with Object.prototype, as a reader parses it (adapters build `defs` without a prototype).
+    $defs: { ...result.defs },
     tools: result.tools,
     endpointIndex: endpointIndexOf(result.tools),
     remoteDigests: result.remoteDigests ?? {},
@@ -133,8 +160,9 @@ function plainBody(
     // Absent without an embedder: such artifacts are byte-identical to those of earlier compilers.
     ...(embeddings !== undefined ? { embeddings } : {}),
   };
-  // Round-trip through JSON so the artifact holds exactly what a reader will parse.
-  return JSON.parse(JSON.stringify(body)) as ArtifactBody;
+  // The artifact holds exactly what a reader will parse: the body as it is when it is plain JSON data
+  // already (nearly always; emit/plain-json.ts), otherwise its JSON round trip.
+  return isPlainJson(body) ? body : (JSON.parse(JSON.stringify(body)) as ArtifactBody);
 }
 
 /** Canonical text of an object from its members' canonical texts (keys in code-unit order). */

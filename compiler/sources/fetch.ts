@@ -4,7 +4,8 @@
  */
 
 import { isLoopbackHost, sanitizeLocation } from "schemarouter/internal";
-import { request } from "undici";
+// Types only at the top: undici is loaded on the first request, so a compile of local documents never loads it.
+import type { request } from "undici";
 import { SourceError } from "../errors/errors.js";
 
 export interface FetchLimits {
@@ -66,10 +67,11 @@ export async function fetchDocument(
   const origin = url.origin;
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const deadline = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
+  const undici = await import("undici");
   for (let redirects = 0; ; redirects++) {
     let response: Awaited<ReturnType<typeof request>>;
     try {
-      response = await request(url, {
+      response = await undici.request(url, {
         method: "GET",
         headers: { accept: "application/json, application/yaml;q=0.9, */*;q=0.5", ...options.headers },
         signal: deadline,

@@ -51,15 +51,19 @@ export function reportUnsupportedPatterns(
     message: `pattern ${JSON.stringify(pattern)} cannot run on the linear-time regex engine (${problem}); calls whose arguments or output are validated against it are refused.`,
   });
   const seen = new Set<object>();
-  const visit = (node: unknown, at: string, depth: number, map: boolean): void => {
+  // The pointer of a node is built only when a pattern there is reported: most nodes have none.
+  const visit = (node: unknown, at: Path | undefined, depth: number, map: boolean): void => {
     if (node === null || typeof node !== "object" || depth > MAX_DEPTH || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) visit(item, `${at}/${index}`, depth + 1, false);
+      node.forEach((item, index) => {
+        visit(item, { parent: at, key: String(index) }, depth + 1, false);
+      });
       return;
     }
-    for (const [key, child] of Object.entries(node)) {
-      const where = `${at}/${encodePointerToken(key)}`;
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      const where: Path = { parent: at, key };
       if (map) {
         visit(child, where, depth + 1, false);
         continue;
@@ -67,7 +71,7 @@ export function reportUnsupportedPatterns(
       if (DATA_KEYS.has(key)) continue;
       if (key === "pattern" && typeof child === "string") {
         const problem = verdict(child);
-        if (problem !== undefined) report(issue(where, child, problem));
+        if (problem !== undefined) report(issue(pointerOf(pointer, where), child, problem));
         continue;
       }
       if (
@@ -79,11 +83,24 @@ export function reportUnsupportedPatterns(
         for (const pattern of Object.keys(child)) {
           const problem = verdict(pattern);
           if (problem !== undefined)
-            report(issue(`${where}/${encodePointerToken(pattern)}`, pattern, problem));
+            report(issue(pointerOf(pointer, { parent: where, key: pattern }), pattern, problem));
         }
       }
       visit(child, where, depth + 1, MAP_KEYS.has(key));
     }
   };
-  visit(value, pointer, 0, false);
+  visit(value, undefined, 0, false);
+}
+
+/** Where a node is: the key (or array index) it is at, below its parent's path. */
+interface Path {
+  readonly parent: Path | undefined;
+  readonly key: string;
+}
+
+function pointerOf(root: string, path: Path): string {
+  const tokens: string[] = [];
+  for (let at: Path | undefined = path; at !== undefined; at = at.parent)
+    tokens.push(encodePointerToken(at.key));
+  return `${root}/${tokens.reverse().join("/")}`;
 }

@@ -21,10 +21,25 @@ type FormatsModule = { fullFormats: Record<string, unknown> };
 /** Longest string the `regex` format compiles (it builds a RegExp from the value). */
 const MAX_REGEX_FORMAT_LENGTH = 4096;
 
+type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
+
+/**
+ * The format definitions, built once per thread: compiling the RE2 expressions took longer than the
+ * rest of creating a validator (the compiler creates one per source). The definitions hold no state
+ * of their own, so every ajv instance of the thread shares them.
+ */
+let linearFormats: ReadonlyMap<string, FormatDefinition> | undefined;
+
 export function addLinearFormats(ajv: Ajv2020): void {
+  linearFormats ??= buildLinearFormats();
+  for (const [name, format] of linearFormats) ajv.addFormat(name, format);
+}
+
+function buildLinearFormats(): ReadonlyMap<string, FormatDefinition> {
   const require = createRequire(import.meta.url);
   const { fullFormats } = require("ajv-formats/dist/formats") as FormatsModule;
   const { RE2JS } = require("re2js") as Re2Module;
+  const formats = new Map<string, FormatDefinition>();
   const linear = (source: string, flags: string): FormatValidator => {
     const compiled = RE2JS.compile(source, flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0);
     return (value) => compiled.matches(value);
@@ -32,15 +47,15 @@ export function addLinearFormats(ajv: Ajv2020): void {
   for (const [name, format] of Object.entries(fullFormats)) {
     const regex = format instanceof RegExp ? format : undefined;
     if (regex !== undefined && !REWRITTEN.has(name)) {
-      ajv.addFormat(name, { type: "string", validate: linear(regex.source, regex.flags) });
+      formats.set(name, { type: "string", validate: linear(regex.source, regex.flags) });
     } else if (name === "regex" && typeof format === "function") {
       const compiles = format as FormatValidator;
-      ajv.addFormat(name, {
+      formats.set(name, {
         type: "string",
         validate: (value) => value.length <= MAX_REGEX_FORMAT_LENGTH && compiles(value),
       });
     } else if (!REWRITTEN.has(name)) {
-      ajv.addFormat(name, format as Parameters<Ajv2020["addFormat"]>[1]);
+      formats.set(name, format as FormatDefinition);
     }
   }
   // ajv-formats' hostname: `(?=.{1,253}\.?$)` plus labels; the length is checked directly.
@@ -48,7 +63,7 @@ export function addLinearFormats(ajv: Ajv2020): void {
     "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\\.?$",
     "i",
   );
-  ajv.addFormat("hostname", {
+  formats.set("hostname", {
     type: "string",
     validate: (value) => value.replace(/\.$/, "").length <= 253 && value.length >= 1 && labels(value),
   });
@@ -57,16 +72,17 @@ export function addLinearFormats(ajv: Ajv2020): void {
     "^P(?:(?:\\d+Y)?(?:\\d+M)?(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?|(?:\\d+W)?)$",
     "",
   );
-  ajv.addFormat("duration", {
+  formats.set("duration", {
     type: "string",
     validate: (value) => value !== "P" && !value.endsWith("T") && duration(value),
   });
   // ajv-formats' url: an absolute http, https or ftp URL. Its expression backtracks quadratically; the
   // WHATWG URL parser is linear. (It no longer refuses private-network hosts: format is a shape check.)
-  ajv.addFormat("url", {
+  formats.set("url", {
     type: "string",
     validate: (value) => /^(?:https?|ftp):\/\/[^\s/?#]/i.test(value) && !/\s/.test(value) && canParse(value),
   });
+  return formats;
 }
 
 const REWRITTEN = new Set(["hostname", "duration", "url"]);

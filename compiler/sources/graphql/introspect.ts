@@ -6,7 +6,8 @@
  */
 import { getIntrospectionQuery } from "graphql";
 import { plainText, sanitizeLocation } from "schemarouter/internal";
-import { request } from "undici";
+// Types only at the top: undici is loaded on the first introspection, so a compile of local documents never loads it.
+import type { request } from "undici";
 import { SourceError } from "../../errors/errors.js";
 import { checkSourceUrl } from "../fetch.js";
 
@@ -30,9 +31,10 @@ export async function introspect(
 ): Promise<{ readonly data: unknown; readonly url: URL }> {
   const url = checkSourceUrl(source, location, allowInsecureHttp);
   const where = sanitizeLocation(url.toString());
+  const undici = await import("undici");
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, {
+    response = await undici.request(url, {
       method: "POST",
       headers: {
         ...headers,

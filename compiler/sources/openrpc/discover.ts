@@ -4,7 +4,7 @@
  * the answer checked like every JSON-RPC response (version, the same id, exactly one of result/error).
  */
 import { sanitizeLocation } from "schemarouter/internal";
-import { request } from "undici";
+// undici is loaded on the first discover call, so a compile of local documents never loads it.
 import { SourceError } from "../../errors/errors.js";
 import { checkSourceUrl } from "../fetch.js";
 import { checkDocumentDepth } from "../openapi/document-depth.js";
@@ -26,6 +26,7 @@ export async function callDiscover(
   const failed = (message: string, details: { status?: number } = {}, cause?: unknown) =>
     new SourceError(source, "SOURCE_FETCH_FAILED", message, details, cause === undefined ? {} : { cause });
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  const { request } = await import("undici");
   let text: string;
   try {
     const response = await request(url, {
