@@ -140,7 +140,8 @@ function enumValues(schema: JsonSchema, depth: number): string[] {
   const nested: unknown[] = [];
   if (typeof s.properties === "object" && s.properties !== null) nested.push(...Object.values(s.properties));
   if (s.items !== undefined) nested.push(s.items);
-  for (const key of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
+  for (const key of ["anyOf", "oneOf", "allOf"])
+    if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
   for (const child of nested) out.push(...enumValues(child as JsonSchema, depth + 1));
   return out;
 }
