@@ -272,7 +272,7 @@ describe("route(): coverage terms from enumerated values and path segments", () 
       }),
       {
         ...endpoint("get_quota", { description: "Get the status of your account." }),
-        execution: { kind: "http", method: "GET", path: "/rate_limit/{scope}", successStatus: [200] },
+        execution: { kind: "http", method: "get", path: "/rate_limit/{scope}", successStatus: [200] },
       },
     ]),
   ]);
