@@ -305,6 +305,30 @@ export function realText(results) {
       ),
     ]),
   );
+  out.push("");
+  out.push(
+    "Developer requests by set (all catalogs pooled): original (first session) and new (written before this tuning).",
+  );
+  out.push("");
+  out.push(
+    table([
+      ["Method", "Set", "Requests", "R@1", "R@5", "read-unsafe", "Rejected"],
+      ...methods.flatMap((m) =>
+        ["original", "new"].map((set) => {
+          const d = at(m, "all", `developer:${set}`);
+          return [
+            short(m),
+            set,
+            `${d?.cases.median ?? 0}`,
+            cell(d, "recall1"),
+            cell(d, "recall5"),
+            `${cell(d, "readUnsafe")} of ${d?.safetyCases.median ?? 0}`,
+            cell(d, "rejected"),
+          ];
+        }),
+      ),
+    ]),
+  );
   if (misses.length > 0) {
     out.push("");
     out.push(

@@ -267,4 +267,16 @@ describe("real-catalog sets", () => {
     expect(report).toBeGreaterThanOrEqual(300);
     expect(developer).toBeGreaterThanOrEqual(40);
   }, 180_000);
+
+  it("keeps the developer requests' alternating split and their two sets (original, new)", () => {
+    const all = real.REAL_CATALOGS.flatMap(({ name }: { name: string }) => requests.developerCases(name));
+    const byNumber = [...all].sort((a, b) => Number(a.id.slice(4)) - Number(b.id.slice(4)));
+    byNumber.forEach((c, i) => {
+      expect(c.id, c.id).toBe(`dev-${String(i + 1).padStart(2, "0")}`);
+      expect(c.split, c.id).toBe(i % 2 === 0 ? "tuning" : "report");
+      expect(c.set, c.id).toBe(i < 58 ? "original" : "new");
+    });
+    expect(byNumber.filter((c) => c.set === "new").length).toBeGreaterThanOrEqual(120);
+    expect(byNumber.filter((c) => c.split === "report").length).toBeGreaterThanOrEqual(100);
+  });
 });

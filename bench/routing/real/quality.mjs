@@ -15,6 +15,9 @@ import { REAL_CATALOGS, realCatalog } from "./catalogs.mjs";
 import { intentOf } from "./intent.mjs";
 import { developerCases, generatedCases, REAL_REPORT_SEEDS } from "./requests.mjs";
 
+/** The developer sets of developer.json, reported apart and pooled (docs/routing-benchmarks.md). */
+const DEVELOPER_SETS = ["original", "new"];
+
 /** The outcome of one case given the default setting's routes. */
 export function outcome(c, routes, effects) {
   const labels = new Set(c.labels);
@@ -29,6 +32,7 @@ export function outcome(c, routes, effects) {
     unsafe: readIntent && readLabelled && (topEffect === "write" || topEffect === "destructive"),
     query: c.request.query,
     id: c.id,
+    set: c.set,
     top: routes[0],
   };
 }
@@ -103,6 +107,7 @@ export async function runRealQuality({
             bench: "routing-real-misses",
             catalog: name,
             id: o.id,
+            set: o.set,
             query: o.query,
             top: o.top ?? null,
             unsafe: o.unsafe,
@@ -117,6 +122,8 @@ export async function runRealQuality({
       };
       push(name, "summary", perSeed.map(aggregate));
       push(name, "developer", [aggregate(dev)]);
+      for (const set of DEVELOPER_SETS)
+        push(name, `developer:${set}`, [aggregate(dev.filter((o) => o.set === set))]);
       const key = method.name;
       if (!pooled.has(key)) pooled.set(key, { summary: seeds.map(() => []), developer: [] });
       perSeed.forEach((list, i) => {
@@ -129,6 +136,10 @@ export async function runRealQuality({
     for (const [form, aggregates] of [
       ["summary", summary.map(aggregate)],
       ["developer", [aggregate(developer)]],
+      ...DEVELOPER_SETS.map((set) => [
+        `developer:${set}`,
+        [aggregate(developer.filter((o) => o.set === set))],
+      ]),
     ]) {
       const row = { bench: "routing-real", method, catalog: "all", form };
       for (const metric of ["cases", "recall1", "recall5", "rejected", "safetyCases", "readUnsafe"])

@@ -117,5 +117,6 @@ export function developerCases(catalogName, { split } = {}) {
       labels: r.labels,
       reason: r.reason,
       split: r.split,
+      set: r.set,
     }));
 }

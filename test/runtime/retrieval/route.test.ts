@@ -249,3 +249,55 @@ describe("route(): requests that name inputs by their declared type", () => {
     expect(routed.uncovered.map((u) => u.concept)).toEqual(["matrices"]);
   });
 });
+
+describe("route(): coverage terms from enumerated values and path segments", () => {
+  // A ticket tracker whose closing is a state value, and a quota endpoint named only by its path.
+  const tracker = registryOf([
+    tool("tracker", [
+      endpoint("update_ticket", {
+        description: "Update a ticket.",
+        effect: "write",
+        parameters: [
+          param("ticket", true),
+          param("body", true, {
+            schema: {
+              type: "object",
+              properties: {
+                state: { type: "string", enum: ["open", "closed"] },
+                labels: { type: "array", items: { anyOf: [{ const: "duplicate" }, { type: "string" }] } },
+              },
+            },
+          }),
+        ],
+      }),
+      {
+        ...endpoint("get_quota", { description: "Get the status of your account." }),
+        execution: { kind: "http", method: "get", path: "/rate_limit/{scope}", successStatus: [200] },
+      },
+    ]),
+  ]);
+  const retriever = createRetriever(tracker);
+
+  it("covers a word with a value a parameter enumerates, nested in its body schema", () => {
+    for (const query of ["close a ticket", "mark a ticket as duplicate"]) {
+      const routed = route(retriever, { query }, { k: 5 });
+      expect(routed.rejected, query).toBe(false);
+      expect(routed.candidates[0]?.route, query).toBe("tracker.update_ticket");
+    }
+  });
+
+  it("covers a word with a literal segment of the HTTP path, never a placeholder", () => {
+    const routed = route(retriever, { query: "rate limit of my account" }, { k: 5 });
+    expect(routed.rejected).toBe(false);
+    expect(routed.candidates[0]?.route).toBe("tracker.get_quota");
+    const scoped = route(retriever, { query: "scope of my account" }, { k: 5 });
+    expect(scoped.rejected).toBe(true);
+    expect(scoped.uncovered.map((u) => u.concept)).toEqual(["scope"]);
+  });
+
+  it("still names a concept no name, value or path segment declares", () => {
+    const routed = route(retriever, { query: "close a ticket milestone" }, { k: 5 });
+    expect(routed.rejected).toBe(true);
+    expect(routed.uncovered.map((u) => u.concept)).toEqual(["milestone"]);
+  });
+});
