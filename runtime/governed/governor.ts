@@ -18,10 +18,13 @@ import {
   type HealthProbeOptions,
   HealthProbes,
 } from "./health.js";
+import type { GovernedCall } from "./fallback.js";
 import { type ExecutionHooks, resolveHooks } from "./hooks.js";
 import { GovernedRunner, type RunInput } from "./runner.js";
 import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
 import { pathStatus, writePathKey } from "./write-path.js";
+
+const PARALLEL = Object.freeze({ mode: "parallelReadOnly" } as const);
 
 export interface GovernorOptions {
   readonly hooks?: ExecutionHooks;
@@ -48,7 +51,12 @@ export class RunGovernor {
   }
 
   run(input: RunInput, config: RunConfig | undefined, parallel = false): Promise<ToolResult[]> {
-    return this.#runner.run(input, config, parallel ? { mode: "parallelReadOnly" } : {});
+    return this.#runner.run(input, config, parallel ? PARALLEL : undefined);
+  }
+
+  /** One call as a run of its own, resolving with its result. */
+  call(call: GovernedCall, config: RunConfig | undefined): Promise<ToolResult> {
+    return this.#runner.call(call, config);
   }
 
   stream(input: RunInput, config: RunConfig | undefined): AsyncGenerator<RunEvent> {
