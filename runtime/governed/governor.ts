@@ -10,6 +10,7 @@ import type { Effect, ToolResult } from "../model/specs.js";
 import type { RunEvent } from "../traces/events.js";
 import { AvailabilityMemory, type AvailabilityOptions, type AvailabilityStatus } from "./availability.js";
 import type { RunConfig } from "./config.js";
+import type { GovernedCall } from "./fallback.js";
 import {
   AccessHealthMonitor,
   type AccessHealthMonitorOptions,
@@ -18,7 +19,6 @@ import {
   type HealthProbeOptions,
   HealthProbes,
 } from "./health.js";
-import type { GovernedCall } from "./fallback.js";
 import { type ExecutionHooks, resolveHooks } from "./hooks.js";
 import { GovernedRunner, type RunInput } from "./runner.js";
 import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
