@@ -40,7 +40,11 @@ interface RunOptions {
 export class GovernedRunner {
   constructor(private readonly env: () => CallEnvironment) {}
 
-  run(input: RunInput, config: RunConfig | undefined, options: RunOptions = NO_OPTIONS): Promise<ToolResult[]> {
+  run(
+    input: RunInput,
+    config: RunConfig | undefined,
+    options: RunOptions = NO_OPTIONS,
+  ): Promise<ToolResult[]> {
     return this.#run(input, config, options, false) as Promise<ToolResult[]>;
   }
 
