@@ -6,6 +6,8 @@
  * typed-binding call `client.getItem({ id: "1" }, { fields })` at concurrency 1 and 32. The builds
  * alternate each round; prints each build's median CPU time per call (the client process's user+system
  * time) and calls/s, with the load average. No network: the numbers are the governance cost alone.
+ * `--invoker=dispatch` binds the bare `dispatch()` client of bench/call.mjs as the invoker instead (the
+ * governed chain over the network without the product's HTTP transport), and runs that client alone too.
  *
  *   npm run build && node bench/lib/call-inprocess.mjs --build=before=bench/.tmp/before/runtime/dist/index.js
  */
@@ -19,6 +21,7 @@ import { summarize } from "./stats.mjs";
 const builds = [["current", RUNTIME]];
 let runs = 15;
 let calls = 5000;
+let local = true;
 for (const arg of process.argv.slice(2)) {
   const [key, value = ""] = arg.replace(/^--/, "").split(/=(.*)/s);
   if (key === "build") {
@@ -26,6 +29,7 @@ for (const arg of process.argv.slice(2)) {
     builds.push([label, path]);
   } else if (key === "runs") runs = Number(value);
   else if (key === "calls") calls = Number(value);
+  else if (key === "invoker") local = value !== "dispatch";
   else throw new Error(`unknown option --${key}`);
 }
 const load = () =>
@@ -37,7 +41,8 @@ const routers = [];
 try {
   // The exact JSON the server answers, parsed afresh on every call as the HTTP transport does.
   const text = JSON.stringify(await setup.cases["2 KB"].dispatch());
-  const invoker = { invoke: async () => JSON.parse(text) };
+  const bare = setup.cases["2 KB"].dispatch;
+  const invoker = { invoke: local ? async () => JSON.parse(text) : () => bare() };
   const sides = {};
   for (const [label, path] of builds) {
     const { SchemaRouter, bindClient } = await import(pathToFileURL(path).href);
@@ -58,6 +63,10 @@ try {
     if (check.fields.length !== fields.length) throw new Error(`${label}: unexpected result`);
     for (let i = 0; i < 2000; i++) await fn();
     sides[label] = fn;
+  }
+  if (!local) {
+    builds.push(["dispatch() alone", ""]);
+    sides["dispatch() alone"] = bare;
   }
   process.stdout.write(`load average at start: ${load()}\n`);
   for (const concurrency of [1, 32]) {
