@@ -37,6 +37,9 @@ class RouteFailure {
   ) {}
 }
 
+/** Never called: the bound of hooks when there are none. */
+const unboundHook = <T>(promise: Promise<T>): Promise<T> => promise;
+
 const jsonCopy = (value: unknown): unknown =>
   value === undefined ? null : JSON.parse(JSON.stringify(value));
 
@@ -152,8 +155,12 @@ async function runRoute(
       run.throwIfStopped(route);
       waited = true;
     }
-    const bound = <T>(promise: Promise<T>) => run.bound(promise, route);
     const before = env.hooks.before;
+    // Made only when there are hooks to bound: no closure on the common path.
+    const bound =
+      before.length > 0 || env.hooks.after.length > 0
+        ? <T>(promise: Promise<T>) => run.bound(promise, route)
+        : unboundHook;
     for (let position = 0; position < before.length; position++) {
       await runHook(
         before[position]!,

@@ -10,6 +10,7 @@ import type { Effect, ToolResult } from "../model/specs.js";
 import type { RunEvent } from "../traces/events.js";
 import { AvailabilityMemory, type AvailabilityOptions, type AvailabilityStatus } from "./availability.js";
 import type { RunConfig } from "./config.js";
+import type { GovernedCall } from "./fallback.js";
 import {
   AccessHealthMonitor,
   type AccessHealthMonitorOptions,
@@ -22,6 +23,8 @@ import { type ExecutionHooks, resolveHooks } from "./hooks.js";
 import { GovernedRunner, type RunInput } from "./runner.js";
 import { type AvailabilityStore, pendingOf } from "./state/availability-store.js";
 import { pathStatus, writePathKey } from "./write-path.js";
+
+const PARALLEL = Object.freeze({ mode: "parallelReadOnly" } as const);
 
 export interface GovernorOptions {
   readonly hooks?: ExecutionHooks;
@@ -48,7 +51,12 @@ export class RunGovernor {
   }
 
   run(input: RunInput, config: RunConfig | undefined, parallel = false): Promise<ToolResult[]> {
-    return this.#runner.run(input, config, parallel ? { mode: "parallelReadOnly" } : {});
+    return this.#runner.run(input, config, parallel ? PARALLEL : undefined);
+  }
+
+  /** One call as a run of its own, resolving with its result. */
+  call(call: GovernedCall, config: RunConfig | undefined): Promise<ToolResult> {
+    return this.#runner.call(call, config);
   }
 
   stream(input: RunInput, config: RunConfig | undefined): AsyncGenerator<RunEvent> {

@@ -1,7 +1,10 @@
 /**
  * One run's shared state: resolved config, budget ledger, event emitter, and the run signal that
  * fires on the wall-clock deadline, the caller's abort or an internal cancel. Every awaited step
- * (approval, hooks, invocation, backoff) is bounded by it through `bound` and `sleep`.
+ * (approval, hooks, invocation, backoff) is bounded by it through `bound` and `sleep`. A run that
+ * nothing can stop while it awaits (no signal, no wall-clock budget, not cancellable) hands awaited
+ * steps through unwrapped: its stop is only ever seen by the synchronous checks around them
+ * (docs/runtime/execution-boundary.md).
  */
 
 import type { StopSource } from "../boundary/invoker.js";
@@ -12,6 +15,8 @@ import { RunEmitter, type RunEventListener } from "./emitter.js";
 
 const clock = () => performance.now();
 
+const unsubscribed = (): void => undefined;
+
 export class RunState implements StopSource {
   readonly ledger: BudgetLedger;
   readonly emitter: RunEmitter;
@@ -21,10 +26,17 @@ export class RunState implements StopSource {
   /** Notified once when the run stops; a Set, so subscribing costs no AbortSignal per step. */
   readonly #listeners = new Set<() => void>();
   readonly #onCallerAbort: (() => void) | undefined;
+  /** Whether anything can stop the run while a step awaits: a signal, a wall-clock timer or a canceller. */
+  readonly #interruptible: boolean;
 
+  /**
+   * `cancellable`: someone may call `cancel` while a step awaits (a parallel run's sibling failure,
+   * a stream's consumer); when false, only the caller's signal and the wall-clock budget can.
+   */
   constructor(
     readonly config: ResolvedRunConfig,
     listener: RunEventListener | undefined,
+    cancellable = true,
   ) {
     this.ledger = new BudgetLedger(config.budget, clock);
     this.emitter = new RunEmitter(config, config.traceStore, listener);
@@ -37,6 +49,7 @@ export class RunState implements StopSource {
       // Ref'd on purpose (the run is waiting on it); dispose() clears it when the run ends.
       this.#timer = setTimeout(() => this.cancel(exceeded("wallClock", max, this.ledger.elapsedMs())), max);
     }
+    this.#interruptible = cancellable || config.signal !== undefined || this.#timer !== undefined;
   }
 
   get runId(): string {
@@ -58,6 +71,7 @@ export class RunState implements StopSource {
 
   /** Calls `listener` once when the run stops; returns the unsubscribe function. */
   onStop(listener: () => void): () => void {
+    if (!this.#interruptible) return unsubscribed;
     if (this.#isStopped()) {
       queueMicrotask(listener);
       return () => undefined;
@@ -68,6 +82,10 @@ export class RunState implements StopSource {
 
   /** Stops the run: every bounded step rejects with `reason` (the first reason wins). */
   cancel(reason: SchemaRouterError): void {
+    if (!this.#interruptible) {
+      // A run made not cancellable cannot interrupt its awaited steps: refuse loudly rather than stop late.
+      throw new TypeError("RunState.cancel: this run was created not cancellable.");
+    }
     this.#stop ??= reason;
     this.#stopped();
   }
@@ -131,6 +149,8 @@ export class RunState implements StopSource {
       promise.catch(() => undefined);
       return Promise.reject(stop);
     }
+    // Nothing can stop the run while it awaits: the step's own promise, without a wrapper and its hop.
+    if (!this.#interruptible) return promise;
     return new Promise<T>((resolve, reject) => {
       const unsubscribe = this.onStop(() => reject(this.stopError(route)));
       promise.then(

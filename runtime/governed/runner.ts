@@ -27,6 +27,7 @@ import { RunState } from "./run.js";
 export type RunInput = GovernedCall | readonly GovernedCall[] | GovernedPlan;
 
 export const MAX_PLAN_CALLS = 10_000;
+const NO_OPTIONS: RunOptions = Object.freeze({});
 const MAX_NAME = 512;
 
 interface RunOptions {
@@ -39,10 +40,33 @@ interface RunOptions {
 export class GovernedRunner {
   constructor(private readonly env: () => CallEnvironment) {}
 
-  async run(input: RunInput, config: RunConfig | undefined, options: RunOptions = {}): Promise<ToolResult[]> {
+  run(
+    input: RunInput,
+    config: RunConfig | undefined,
+    options: RunOptions = NO_OPTIONS,
+  ): Promise<ToolResult[]> {
+    return this.#run(input, config, options, false) as Promise<ToolResult[]>;
+  }
+
+  /** One call as a run of its own: its result itself (no result list, no extra promise hop). */
+  call(call: GovernedCall, config: RunConfig | undefined): Promise<ToolResult> {
+    return this.#run([call], config, NO_OPTIONS, true) as Promise<ToolResult>;
+  }
+
+  async #run(
+    input: RunInput,
+    config: RunConfig | undefined,
+    options: RunOptions,
+    single: boolean,
+  ): Promise<ToolResult[] | ToolResult> {
     const resolved = resolveRunConfig(config);
     const mode = options.mode ?? resolved.mode;
-    const run = new RunState(resolved, options.listener);
+    // Only a parallel run (a sibling's failure) and a stream (its consumer) cancel a run from outside.
+    const run = new RunState(
+      resolved,
+      options.listener,
+      mode === "parallelReadOnly" || options.onState !== undefined,
+    );
     options.onState?.(run);
     const started = performance.now();
     const env = this.env();
@@ -73,12 +97,15 @@ export class GovernedRunner {
         }
       }
       if (observed) await run.emitter.emit("plan.end", { calls: planned.length });
+      // `single` runs come from call() with one call, so exactly one is planned.
       const results =
         mode === "parallelReadOnly"
           ? await runParallel(env, run, planned)
-          : planned.length === 1
-            ? [await runLogicalCall(env, run, planned[0]!)]
-            : await runSequential(env, run, planned);
+          : single
+            ? await runLogicalCall(env, run, planned[0]!)
+            : planned.length === 1
+              ? [await runLogicalCall(env, run, planned[0]!)]
+              : await runSequential(env, run, planned);
       if (observed)
         await run.emitter.emit("run.end", { calls: planned.length, durationMs: performance.now() - started });
       return results;

@@ -166,6 +166,12 @@ function verifyEndpoint(input: LockedToolInput, tool: string, name: string, span
 class LazyEndpoints implements ReadonlyMap<string, EndpointSpec> {
   readonly #slots: ReadonlyMap<string, number>;
   readonly #list: readonly EndpointSpec[];
+  /**
+   * Endpoints already verified, by name: the very frozen objects their slots return. A call looks an
+   * endpoint up several times; a Map hit avoids the slot's accessor on the (dictionary-mode) list.
+   * A failed verification is never cached here: its slot throws it again.
+   */
+  readonly #verified = new Map<string, EndpointSpec>();
 
   constructor(slots: ReadonlyMap<string, number>, list: readonly EndpointSpec[]) {
     this.#slots = slots;
@@ -178,8 +184,13 @@ class LazyEndpoints implements ReadonlyMap<string, EndpointSpec> {
   }
 
   get(name: string): EndpointSpec | undefined {
+    const verified = this.#verified.get(name);
+    if (verified !== undefined) return verified;
     const at = this.#slots.get(name);
-    return at === undefined ? undefined : this.#list[at];
+    if (at === undefined) return undefined;
+    const endpoint = this.#list[at]!;
+    this.#verified.set(name, endpoint);
+    return endpoint;
   }
 
   has(name: string): boolean {

@@ -516,7 +516,7 @@ export class SchemaRouter {
   call(call: GovernedCall, config: RunConfig = {}): Promise<ToolResult> {
     // Not async: one promise layer less on every call's path (a closed router still rejects).
     if (this.closed) return Promise.reject(closedError());
-    return this.governor.run([call], config).then(firstResult);
+    return this.governor.call(call, config);
   }
 
   /** Runs a call, a list of calls or a plan (`{ calls }`) as one run; the first refusal or failure rejects. */
@@ -623,10 +623,6 @@ function availabilityStoreOf(options: SchemaRouterOptions): AvailabilityStore | 
 
 function closedError(): SchemaRouterError {
   return new SchemaRouterError("BINDING_NOT_READY", "The router is closed.", {});
-}
-
-function firstResult(results: readonly ToolResult[]): ToolResult {
-  return results[0]!;
 }
 
 /** Builds the trusted invoker a binding config describes, checking it fits the locked tool identity. */

@@ -1,7 +1,9 @@
 /**
  * A response refused before its body is read (Content-Length over the limit, a body over the limit, a
- * redirect) is released without an unhandled error, even when the call's signal aborts and its timeout
- * fires afterwards: the user's process lives (run in a child process, as a crash would end the runner).
+ * redirect) is released without an unhandled error, even when the call's signal aborts afterwards: the
+ * client lets go of every abandoned body (the server sees each connection close) and the user's process
+ * lives (run in a child process, as a crash would end the runner). No wall-clock race decides the
+ * outcome: the child waits for those closes, and its per-request timeout is far above any refusal.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
