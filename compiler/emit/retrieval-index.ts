@@ -4,12 +4,21 @@
  * code (`indexDataOf` → `buildSurface` → `addEntry`/`tokenize`) over each artifact exactly as the runtime
  * parses it from the artifact text, in the order the loader registers it (sources by name, tools and
  * endpoints in artifact order), so a loaded process ranks from it exactly as if it had built the index
- * itself. The bytes depend only on the artifacts: the same inputs give the same file and digest.
+ * itself. It also records where each endpoint, tool and shared definition is in its artifact, with their
+ * digests (format/candidate-locations.ts), so a candidate is verified without reading its whole
+ * artifact. The bytes depend only on the artifacts: the same inputs give the same file and digest.
  */
 
 import { join, relative } from "node:path";
-import type { Artifact, IndexedTool, Lockfile } from "schemarouter/internal";
-import { encodeRetrievalIndex, indexDataOf, sha256 } from "schemarouter/internal";
+import type { Artifact, IndexedTool, Lockfile, SourceLocations } from "schemarouter/internal";
+import {
+  encodeRetrievalIndex,
+  indexDataOf,
+  joinLocations,
+  locateSource,
+  readArtifactLayout,
+  sha256,
+} from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import type { CompiledSource } from "./lockfile.js";
 
@@ -29,9 +38,12 @@ export function emitRetrievalIndex(
   config: ResolvedConfig,
 ): RetrievalIndexOutput {
   const tools: IndexedTool[] = [];
+  const located: SourceLocations[] = [];
   const indexSources = sources.map((source) => {
     const locked = lock.sources[source.name]!;
     const text = source.artifactText;
+    // Where each candidate's bytes are, read with the runtime's own layout reader.
+    located.push(locateSource(readArtifactLayout(Buffer.from(text, "utf8"), source.artifactPath)));
     // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
     const artifact = JSON.parse(text) as Artifact;
     for (const tool of artifact.tools) {
@@ -55,7 +67,7 @@ export function emitRetrievalIndex(
       artifactBytes: Buffer.byteLength(text, "utf8"),
     };
   });
-  const bytes = encodeRetrievalIndex(indexDataOf(indexSources, tools));
+  const bytes = encodeRetrievalIndex(indexDataOf(indexSources, tools, joinLocations(located)));
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
   return { lock: { ...lock, retrievalIndex: { path: pinned, digest: sha256(bytes) } }, path, bytes };

@@ -16,6 +16,7 @@ import { LoadError } from "../errors/errors.js";
 import type { Artifact } from "../format/artifact.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
 import { readRegularFile } from "../format/regular-file.js";
+import { registryViews, StoredCandidates } from "./candidate-views.js";
 import { DeferredArtifacts, DeferredSource } from "./deferred-source.js";
 import { type RegisteredTool, Registry } from "./registry.js";
 import { type RetrievalIndexStatus, readRetrievalIndex } from "./retrieval-index.js";
@@ -91,7 +92,7 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
       tools.push(...source.registeredTools());
     });
     const registry = new Registry(tools);
-    attachStoredIndex(registry, index);
+    attachStoredIndex(registry, index, new StoredCandidates(index.data, lock, pathOf));
     return {
       lockfilePath,
       lock,
@@ -117,7 +118,7 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   const registry = new Registry(tools);
   if (stored.index !== undefined) {
     checkRegistryOrder(stored.index, registry, lock.retrievalIndex!.path);
-    attachStoredIndex(registry, stored.index);
+    attachStoredIndex(registry, stored.index, registryViews(registry));
   }
   return { lockfilePath, lock, artifacts, registry, retrievalIndex: stored.status };
 }

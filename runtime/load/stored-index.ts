@@ -7,6 +7,7 @@
  */
 import type { RetrievalIndexData } from "../format/retrieval-index.js";
 import type { SourceKind } from "../model/specs.js";
+import type { CandidateViews } from "./candidate-views.js";
 import type { Registry } from "./registry.js";
 
 /** Verified index data with its lookup tables built (once per load). */
@@ -59,13 +60,19 @@ export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
   };
 }
 
-const attached = new WeakMap<Registry, StoredIndex>();
-
-/** Records that `index` was verified against the lock for exactly this registry object. */
-export function attachStoredIndex(registry: Registry, index: StoredIndex): void {
-  attached.set(registry, index);
+/** A verified index attached to the registry it was verified for, with how candidates are read. */
+export interface AttachedIndex {
+  readonly index: StoredIndex;
+  readonly candidates: CandidateViews;
 }
 
-export function storedIndexOf(registry: Registry): StoredIndex | undefined {
+const attached = new WeakMap<Registry, AttachedIndex>();
+
+/** Records that `index` was verified against the lock for exactly this registry object. */
+export function attachStoredIndex(registry: Registry, index: StoredIndex, candidates: CandidateViews): void {
+  attached.set(registry, { index, candidates });
+}
+
+export function storedIndexOf(registry: Registry): AttachedIndex | undefined {
   return attached.get(registry);
 }

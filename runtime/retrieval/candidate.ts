@@ -13,7 +13,7 @@ function distinctDefined(values: readonly (string | undefined)[]): string[] {
 }
 
 export function toCandidate(
-  catalog: Pick<Catalog, "registry" | "entries" | "routes" | "sourceKinds">,
+  catalog: Pick<Catalog, "registry" | "entries" | "routes" | "sourceKinds" | "effectiveSchema">,
   scored: Scored,
   rank: number,
   request: RetrievalRequest,
@@ -21,6 +21,10 @@ export function toCandidate(
   const entry = catalog.entries[scored.index]!;
   const { tool, endpoint } = entry;
   const fields = endpoint.fields;
+  const schemaOf = (which: "input" | "output") =>
+    catalog.effectiveSchema !== undefined
+      ? catalog.effectiveSchema(scored.index, which)
+      : catalog.registry.effectiveSchema(tool.name, endpoint.name, which);
   return deepFreeze({
     route: catalog.routes[scored.index]!,
     tool: tool.name,
@@ -34,8 +38,8 @@ export function toCandidate(
     effect: endpoint.effect,
     description: endpoint.description,
     toolDescription: tool.description,
-    inputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "input"),
-    outputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "output"),
+    inputSchema: schemaOf("input"),
+    outputSchema: schemaOf("output"),
     parameters: endpoint.parameters,
     fields,
     semanticIds: distinctDefined(fields.map((field) => field.semanticId)),

@@ -9,15 +9,16 @@
 
 import type {
   RetrievalIndexData,
+  RetrievalIndexLocations,
   RetrievalIndexSource,
   RetrievalIndexTool,
 } from "../format/retrieval-index.js";
 import { SURFACE_VERSION } from "../format/surface-version.js";
 import type { Registry, RegistryEntry } from "../load/registry.js";
-import { type StoredIndex, storedIndexOf } from "../load/stored-index.js";
+import { type AttachedIndex, type StoredIndex, storedIndexOf } from "../load/stored-index.js";
 import { buildSurface, type Catalog } from "./surface.js";
 
-export { type StoredIndex, storedIndexOf };
+export { type AttachedIndex, type StoredIndex, storedIndexOf };
 
 /** A tool of the index, with its registry entries (registry order). */
 export interface IndexedTool {
@@ -26,10 +27,14 @@ export interface IndexedTool {
   readonly entries: readonly RegistryEntry[];
 }
 
-/** Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name). */
+/**
+ * Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name),
+ * with `locations` of their bytes in the artifacts (format/candidate-locations.ts, same order).
+ */
 export function indexDataOf(
   sources: readonly RetrievalIndexSource[],
   indexed: readonly IndexedTool[],
+  locations: RetrievalIndexLocations,
 ): RetrievalIndexData {
   const entries = indexed.flatMap((tool) => tool.entries);
   const surface = buildSurface(entries, true);
@@ -65,12 +70,17 @@ export function indexDataOf(
     postingMasks: surface.postingMasks!,
     effectNames,
     effects,
+    locations,
   };
 }
 
-/** The catalog of `registry` from its stored index: no endpoint is read until a candidate is built. */
-export function catalogFromStoredIndex(registry: Registry, index: StoredIndex): Catalog {
-  const entries = registry.entries();
+/**
+ * The catalog of `registry` from its stored index: no endpoint is read until a candidate is built, and
+ * then only that candidate's bytes (the attached candidate views, load/candidate-views.ts).
+ */
+export function catalogFromStoredIndex(registry: Registry, attached: AttachedIndex): Catalog {
+  const { index, candidates } = attached;
+  const entries = candidates.entries;
   if (entries.length !== index.endpoints) {
     throw new TypeError(`stored index has ${index.endpoints} endpoints, the registry ${entries.length}`);
   }
@@ -93,6 +103,7 @@ export function catalogFromStoredIndex(registry: Registry, index: StoredIndex): 
     postings: data.postings,
     postingMasks: data.postingMasks,
     postingStart: data.postingStart,
+    effectiveSchema: (at, which) => candidates.effectiveSchema(at, which),
   };
 }
 
