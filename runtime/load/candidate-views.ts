@@ -7,9 +7,11 @@
  */
 import type { LockedSource, Lockfile } from "../format/lockfile.js";
 import type { RetrievalIndexData } from "../format/retrieval-index.js";
+import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, JsonSchema, ToolSpec } from "../model/specs.js";
 import { CandidateSource } from "./candidate-source.js";
-import { effectiveSchema, type Registry, type RegistryEntry } from "./registry.js";
+import { effectiveSchema, type RegisteredTool, type Registry, type RegistryEntry } from "./registry.js";
+import type { VerifiedSource } from "./verified-source.js";
 
 export interface CandidateViews {
   /** Per endpoint position of the index, its entry (nothing is read until `tool`/`endpoint` are). */
@@ -41,8 +43,22 @@ export class StoredCandidates implements CandidateViews {
   readonly #sourceFirst: Uint32Array;
   readonly #sources: (CandidateSource | undefined)[];
   #entries: readonly RegistryEntry[] | undefined;
+  /** Effective schemas already built, by endpoint position (deep-frozen). */
+  readonly #schemas = new Map<number, { input?: JsonSchema; output?: JsonSchema }>();
 
-  constructor(data: RetrievalIndexData, lock: Lockfile, pathOf: (locked: LockedSource) => string) {
+  readonly #verified: (source: string) => VerifiedSource | undefined;
+
+  /**
+   * `verified`: a source already read and verified whole (by a call, a plan, an embedder), whose
+   * candidates are then taken from those verified bytes instead of the file.
+   */
+  constructor(
+    data: RetrievalIndexData,
+    lock: Lockfile,
+    pathOf: (locked: LockedSource) => string,
+    verified: (source: string) => VerifiedSource | undefined,
+  ) {
+    this.#verified = verified;
     this.#data = data;
     this.#lock = lock;
     this.#pathOf = pathOf;
@@ -70,9 +86,26 @@ export class StoredCandidates implements CandidateViews {
   }
 
   effectiveSchema(index: number, which: "input" | "output"): JsonSchema {
+    const whole = this.#wholeTool(this.toolOf(index));
+    if (whole !== undefined) {
+      const spec = this.endpointAt(index);
+      return effectiveSchema(which === "input" ? spec.inputSchema : spec.outputSchema, whole.defs);
+    }
     const endpoint = this.endpointAt(index);
-    const defs = this.#sourceOf(this.toolOf(index)).defs();
-    return effectiveSchema(which === "input" ? endpoint.inputSchema : endpoint.outputSchema, defs);
+    let built = this.#schemas.get(index);
+    if (built === undefined) {
+      built = {};
+      this.#schemas.set(index, built);
+    }
+    let schema = built[which];
+    if (schema === undefined) {
+      const defs = this.#sourceOf(this.toolOf(index)).defs();
+      schema = deepFreeze(
+        effectiveSchema(which === "input" ? endpoint.inputSchema : endpoint.outputSchema, defs),
+      );
+      built[which] = schema;
+    }
+    return schema;
   }
 
   /** The tool position of endpoint position `index`. */
@@ -102,12 +135,22 @@ export class StoredCandidates implements CandidateViews {
   }
 
   toolAt(tool: number): ToolSpec {
-    return this.#sourceOf(tool).tool(tool);
+    return this.#wholeTool(tool)?.tool ?? this.#sourceOf(tool).tool(tool);
   }
 
   endpointAt(index: number): EndpointSpec {
     const tool = this.toolOf(index);
+    const whole = this.#wholeTool(tool);
+    if (whole !== undefined) return whole.endpoints.get(this.endpointName(index, tool))!;
     return this.#sourceOf(tool).endpoint(tool, index);
+  }
+
+  /** The registered tool of a source verified whole, if it is. */
+  #wholeTool(tool: number): RegisteredTool | undefined {
+    const verified = this.#verified(this.sourceName(tool));
+    if (verified === undefined) return undefined;
+    const name = this.#data.tools[tool]!.name;
+    return verified.tools.find((registered) => registered.tool.name === name);
   }
 
   #sourceOf(tool: number): CandidateSource {

@@ -105,6 +105,11 @@ export class DeferredSource {
     return this.#verify().artifact;
   }
 
+  /** The source as verified by an earlier use, without reading anything (undefined before that). */
+  verified(): VerifiedSource | undefined {
+    return this.#verified;
+  }
+
   #toolNamed(name: string): RegisteredTool {
     return this.#verify().tools.find((tool) => tool.tool.name === name)!;
   }

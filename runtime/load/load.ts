@@ -92,7 +92,8 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
       tools.push(...source.registeredTools());
     });
     const registry = new Registry(tools);
-    attachStoredIndex(registry, index, new StoredCandidates(index.data, lock, pathOf));
+    const verified = (name: string) => deferred.get(name)?.verified();
+    attachStoredIndex(registry, index, new StoredCandidates(index.data, lock, pathOf, verified));
     return {
       lockfilePath,
       lock,

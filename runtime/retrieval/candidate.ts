@@ -3,7 +3,7 @@
  * schemas, parameters, fields, semantics, effect, provider/access metadata, both fingerprints).
  */
 import { deepFreeze } from "../model/freeze.js";
-import { isMatched, matchFields } from "./fields.js";
+import { isMatched, matchFields, type PreparedRequest } from "./fields.js";
 import type { Scored } from "./score.js";
 import type { Catalog } from "./surface.js";
 import type { CapabilityCandidate, RetrievalRequest } from "./types.js";
@@ -17,6 +17,7 @@ export function toCandidate(
   scored: Scored,
   rank: number,
   request: RetrievalRequest,
+  prepared?: PreparedRequest,
 ): CapabilityCandidate {
   const entry = catalog.entries[scored.index]!;
   const { tool, endpoint } = entry;
@@ -49,7 +50,7 @@ export function toCandidate(
     rank,
     score: scored.score,
     scoreComponents: { ...scored.components },
-    matchedFields: matchFields(fields, request)
+    matchedFields: matchFields(fields, request, prepared)
       .filter(isMatched)
       .map((match) => match.field.id),
   });
