@@ -10,7 +10,7 @@
  * alone and each source's artifact gets all those checks on the first use of one of its tools
  * (deferred-source.ts). Any mismatch refuses: nothing drifted is ever used.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { LoadError } from "../errors/errors.js";
 import type { Artifact } from "../format/artifact.js";
@@ -61,7 +61,8 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   }
   let text: string;
   try {
-    text = await readFile(lockfilePath, "utf8");
+    // Synchronous: one read of a large file, not a chain of chunked reads through the event loop.
+    text = readFileSync(lockfilePath, "utf8");
   } catch (error) {
     throw new LoadError(
       "LOCK_NOT_FOUND",

@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import { LoadError } from "../errors/errors.js";
 import { sha256 } from "../format/fingerprint.js";
 import type { Lockfile } from "../format/lockfile.js";
-import { readRegularFile } from "../format/regular-file.js";
+import { readRegularFileSync } from "../format/regular-file.js";
 import {
   decodeRetrievalIndex,
   type RetrievalIndexData,
@@ -57,7 +57,7 @@ export async function readRetrievalIndex(lock: Lockfile, lockDir: string): Promi
   const path = resolve(lockDir, pin.path);
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(path);
+    bytes = readRegularFileSync(path);
   } catch (error) {
     if (error instanceof LoadError) throw error;
     throw refused(pin.path, "is missing", {}, error);

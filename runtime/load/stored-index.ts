@@ -36,21 +36,37 @@ export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
     }
     byUnit.set(data.pairs[at + 1]!, data.pairs[at + 2]!);
   }
-  const routes: string[] = [];
-  const toolNames: string[] = [];
-  const sourceKinds: SourceKind[] = [];
-  for (const tool of data.tools) {
-    const kind = data.sources[tool.source]!.kind as SourceKind;
-    for (const endpoint of tool.endpoints) {
-      routes.push(`${tool.name}.${endpoint}`);
-      toolNames.push(tool.name);
-      sourceKinds.push(kind);
+  // Per endpoint, its route, tool name and source kind, computed when first read (a ranking reads
+  // them for its candidates only).
+  const toolFirst = new Uint32Array(data.tools.length + 1);
+  data.tools.forEach((tool, t) => {
+    toolFirst[t + 1] = toolFirst[t]! + tool.endpoints.length;
+  });
+  const toolOf = (index: number): number => {
+    let lo = 0;
+    let hi = data.tools.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (toolFirst[mid]! <= index) lo = mid;
+      else hi = mid - 1;
     }
-  }
+    return lo;
+  };
+  const endpoints = toolFirst[data.tools.length]!;
+  const routes = lazyList(endpoints, (index) => {
+    const t = toolOf(index);
+    const tool = data.tools[t]!;
+    return `${tool.name}.${tool.endpoints[index - toolFirst[t]!]!}`;
+  });
+  const toolNames = lazyList(endpoints, (index) => data.tools[toolOf(index)]!.name);
+  const sourceKinds = lazyList(
+    endpoints,
+    (index) => data.sources[data.tools[toolOf(index)]!.source]!.kind as SourceKind,
+  );
   const effects = Array.from(data.effects, (code) => data.effectNames[code]!);
   return {
     data,
-    endpoints: routes.length,
+    endpoints,
     vocabulary,
     pairs,
     routes,
@@ -64,6 +80,30 @@ export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
 export interface AttachedIndex {
   readonly index: StoredIndex;
   readonly candidates: CandidateViews;
+}
+
+/** A read-only list whose items are computed on first access (and kept). */
+function lazyList<T>(length: number, at: (index: number) => T): readonly T[] {
+  const items: (T | undefined)[] = new Array(length);
+  return new Proxy(items, {
+    get(target, key, receiver) {
+      if (typeof key === "string") {
+        const index = Number(key);
+        if (Number.isInteger(index) && index >= 0 && index < length && String(index) === key) {
+          let item = target[index];
+          if (item === undefined) {
+            item = at(index);
+            target[index] = item;
+          }
+          return item;
+        }
+      }
+      return Reflect.get(target, key, receiver);
+    },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  }) as readonly T[];
 }
 
 const attached = new WeakMap<Registry, AttachedIndex>();

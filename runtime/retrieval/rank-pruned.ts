@@ -34,10 +34,17 @@ function masksOf(catalog: Catalog, id: number): Uint16Array {
   }
   let masks = byId.get(id);
   if (masks === undefined) {
-    const seen = new Set<number>();
+    const seen = new Uint8Array(1 << 16);
+    const found: number[] = [];
     const all = catalog.postingMasks!;
-    for (let p = catalog.postingStart![id]!; p < catalog.postingStart![id + 1]!; p++) seen.add(all[p]!);
-    masks = Uint16Array.from([...seen].sort((a, b) => a - b));
+    for (let p = catalog.postingStart![id]!; p < catalog.postingStart![id + 1]!; p++) {
+      const mask = all[p]!;
+      if (seen[mask] === 0) {
+        seen[mask] = 1;
+        found.push(mask);
+      }
+    }
+    masks = Uint16Array.from(found.sort((a, b) => a - b));
     byId.set(id, masks);
   }
   return masks;
