@@ -12,7 +12,8 @@
  *   defStart u32[S + 1] · defSpans u32[2D] · defNameStart u32[D + 1] · defNames u8[B] (UTF-8)
  * The header holds the counts, the surface version, the sources (with the digest and byte length of the
  * artifact the index was built from), every tool with its endpoint names in registry order, and the
- * vocabulary strings. The last eight sections locate each candidate's bytes in its artifact (format 2,
+ * vocabulary strings (sorted in code-unit order, with their ids in `vocabularyIds` at the same
+ * positions). The last eight sections locate each candidate's bytes in its artifact (format 2,
  * docs/runtime/loading-and-verification.md, "Candidates"): per endpoint the [start, end) of its
  * canonical text and that text's SHA-256; per tool the spans of its skeleton text before and after its
  * endpoint lines (the tool with `"endpoints":[]` is their concatenation) and their SHA-256; per source

@@ -159,6 +159,8 @@ function checkRanges(data: RetrievalIndexData, path: string): void {
     }
   }
   for (let i = 0; ok && i < data.vocabularyIds.length; i++) ok = data.vocabularyIds[i]! < size;
+  // Strictly ascending keys: the loader looks them up by binary search (stored-index.ts).
+  for (let i = 1; ok && i < data.vocabulary.length; i++) ok = data.vocabulary[i - 1]! < data.vocabulary[i]!;
   for (let i = 0; ok && i < data.pairs.length; i++) ok = data.pairs[i]! < size;
   for (let i = 0; ok && i < n; i++) ok = data.effects[i]! < data.effectNames.length;
   if (!ok) throw refused(path, "is internally inconsistent");

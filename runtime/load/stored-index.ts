@@ -23,9 +23,7 @@ export interface StoredIndex {
 }
 
 export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
-  const vocabulary = new Map<string, number>();
-  for (let at = 0; at < data.vocabulary.length; at++)
-    vocabulary.set(data.vocabulary[at]!, data.vocabularyIds[at]!);
+  const vocabulary = new SortedVocabulary(data.vocabulary, data.vocabularyIds);
   const pairs = new Map<number, Map<number, number>>();
   for (let at = 0; at < data.pairs.length; at += 3) {
     const concept = data.pairs[at]!;
@@ -80,6 +78,68 @@ export function prepareStoredIndex(data: RetrievalIndexData): StoredIndex {
 export interface AttachedIndex {
   readonly index: StoredIndex;
   readonly candidates: CandidateViews;
+}
+
+/**
+ * The index's vocabulary as a read-only map: keys sorted in code-unit order (the loader checks it),
+ * looked up by binary search, so a load builds no map of hundreds of thousands of keys.
+ */
+export class SortedVocabulary implements ReadonlyMap<string, number> {
+  readonly #keys: readonly string[];
+  readonly #ids: Uint32Array;
+
+  constructor(keys: readonly string[], ids: Uint32Array) {
+    this.#keys = keys;
+    this.#ids = ids;
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  #find(key: string): number {
+    const keys = this.#keys;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = keys[mid]!;
+      if (at === key) return mid;
+      if (at < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  get(key: string): number | undefined {
+    const at = typeof key === "string" ? this.#find(key) : -1;
+    return at < 0 ? undefined : this.#ids[at];
+  }
+
+  has(key: string): boolean {
+    return typeof key === "string" && this.#find(key) >= 0;
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    for (let at = 0; at < this.#keys.length; at++) yield [this.#keys[at]!, this.#ids[at]!];
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.#keys;
+  }
+
+  *values(): MapIterator<number> {
+    yield* this.#ids;
+  }
+
+  forEach(callback: (value: number, key: string, map: ReadonlyMap<string, number>) => void): void {
+    for (const [key, value] of this.entries()) callback(value, key, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
 }
 
 /** A read-only list whose items are computed on first access (and kept). */

@@ -51,6 +51,7 @@ export function indexDataOf(
     if (effect < 0) effect = effectNames.push(entry.endpoint.effect) - 1;
     effects[i] = effect;
   });
+  const sortedKeys = [...surface.vocabulary].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const pairs: number[] = [];
   for (const [concept, byUnit] of surface.pairs) {
     for (const [unit, id] of byUnit) pairs.push(concept, unit, id);
@@ -60,8 +61,9 @@ export function indexDataOf(
     sources,
     tools,
     size: surface.keyMasks.length,
-    vocabulary: [...surface.vocabulary.keys()],
-    vocabularyIds: Uint32Array.from(surface.vocabulary.values()),
+    // Sorted by key (code units), so a loader looks keys up by binary search without a map.
+    vocabulary: sortedKeys.map(([key]) => key),
+    vocabularyIds: Uint32Array.from(sortedKeys, ([, id]) => id),
     pairs: Uint32Array.from(pairs),
     documentFrequency: surface.documentFrequency,
     keyMasks: surface.keyMasks,
