@@ -17,6 +17,7 @@ export * from "./format/artifact-embeddings.js";
 export * from "./format/artifact-layout.js";
 export * from "./format/artifact-read.js";
 export * from "./format/artifact-render.js";
+export * from "./format/candidate-locations.js";
 export * from "./format/fingerprint.js";
 export * from "./format/lockfile.js";
 export * from "./format/mcp-digest.js";

@@ -16,6 +16,7 @@
  * the first line of its description (its name split into words when the description is empty).
  *
  * node bench/scale/retrieve.mjs [--project=<dir>] [--queries=1000] [--json=<file>] [--no-parity]
+ *   [--memory=false] (skip the in-memory peer, e.g. to re-measure the stored mode after a change)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -34,6 +35,7 @@ const args = Object.fromEntries(
 const project = resolve(args.project ?? join(REPO, "bench/.tmp/scale/catalog"));
 const queryCount = Number(args.queries ?? 1000);
 const parity = args["no-parity"] !== "true";
+const withMemory = args.memory !== "false";
 
 function mulberry32(seed) {
   let a = seed >>> 0;
@@ -147,7 +149,7 @@ for (const [label, dir, count] of [
   const queriesPath = join(TMP, "scale", `${label}-queries.json`);
   writeFileSync(queriesPath, JSON.stringify(deriveQueries(dir, count)));
   const stored = await measure(dir, "stored", queriesPath, label);
-  const memory = await measure(dir, "memory", queriesPath, label);
+  const memory = withMemory ? await measure(dir, "memory", queriesPath, label) : undefined;
   const reference = parity ? await measure(dir, "exhaustive", queriesPath, label) : undefined;
   const indexBytes = readFileSync(
     join(dir, JSON.parse(readFileSync(join(dir, "schemarouter.lock.json"), "utf8")).retrievalIndex.path),
@@ -156,19 +158,21 @@ for (const [label, dir, count] of [
   out[label] = {
     project: dir,
     stored: strip(stored),
-    memory: strip(memory),
+    ...(memory ? { memory: strip(memory) } : {}),
     ...(reference ? { exhaustive: strip(reference) } : {}),
     indexFileBytes: indexBytes,
     indexBytesPerEndpoint: indexBytes / stored.endpoints,
     parityMismatches: reference ? mismatches(stored.results, reference.results) : null,
-    memoryVsExhaustiveMismatches: reference ? mismatches(memory.results, reference.results) : null,
-    ratios: {
-      load: ratio(stored.loadMs, memory.loadMs),
-      firstRetrieve: ratio(stored.firstRetrieveMs, memory.firstRetrieveMs),
-      p50: ratio(stored.p50Ms, memory.p50Ms),
-      p99: ratio(stored.p99Ms, memory.p99Ms),
-      peakRss: ratio(stored.peakRssMb, memory.peakRssMb),
-    },
+    memoryVsExhaustiveMismatches: reference && memory ? mismatches(memory.results, reference.results) : null,
+    ratios: memory
+      ? {
+          load: ratio(stored.loadMs, memory.loadMs),
+          firstRetrieve: ratio(stored.firstRetrieveMs, memory.firstRetrieveMs),
+          p50: ratio(stored.p50Ms, memory.p50Ms),
+          p99: ratio(stored.p99Ms, memory.p99Ms),
+          peakRss: ratio(stored.peakRssMb, memory.peakRssMb),
+        }
+      : {},
   };
   const row = (r) => [
     `${label} ${r.mode}`,
@@ -195,7 +199,7 @@ for (const [label, dir, count] of [
         "heap/indexed ep",
       ],
       row(stored),
-      row(memory),
+      ...(memory ? [row(memory)] : []),
       ...(reference ? [row(reference)] : []),
     ]),
   );

@@ -4,12 +4,19 @@
  * code (`indexDataOf` → `buildSurface` → `addEntry`/`tokenize`) over each artifact exactly as the runtime
  * parses it from the artifact text, in the order the loader registers it (sources by name, tools and
  * endpoints in artifact order), so a loaded process ranks from it exactly as if it had built the index
- * itself. The bytes depend only on the artifacts: the same inputs give the same file and digest.
+ * itself; with each candidate's byte locations, read by the runtime's own layout reader
+ * (docs/runtime/loading-and-verification.md, "Candidates"). The bytes depend only on the artifacts: the same inputs give the same file and digest.
  */
 
 import { join, relative } from "node:path";
 import type { Lockfile } from "schemarouter/internal";
-import { encodeRetrievalIndex, indexDataOfSurface, sha256, surfaceOfRows } from "schemarouter/internal";
+import {
+  encodeRetrievalIndex,
+  indexDataOfSurface,
+  joinLocations,
+  sha256,
+  surfaceOfRows,
+} from "schemarouter/internal";
 import type { ResolvedConfig } from "../config/config.js";
 import type { CompiledSource } from "./lockfile.js";
 import { assembleSegments, type SegmentStore, segmentOf } from "./surface-segments.js";
@@ -39,7 +46,7 @@ export function emitRetrievalIndex(
     let segment = segments?.get(digest);
     if (segment === undefined) {
       // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
-      segment = segmentOf(source.artifactText);
+      segment = segmentOf(source.artifactText, source.artifactPath);
       segments?.put(digest, segment);
     }
     return { source: source.name, segment };
@@ -55,7 +62,13 @@ export function emitRetrievalIndex(
   });
   const { rows, tools, effects } = assembleSegments(parts);
   const bytes = encodeRetrievalIndex(
-    indexDataOfSurface(indexSources, tools, surfaceOfRows(rows, true), effects),
+    indexDataOfSurface(
+      indexSources,
+      tools,
+      surfaceOfRows(rows, true),
+      effects,
+      joinLocations(parts.map((part) => part.segment.locations)),
+    ),
   );
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");

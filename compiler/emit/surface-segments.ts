@@ -18,7 +18,11 @@ import { join } from "node:path";
 import {
   type Artifact,
   addEntry,
+  DIGEST_BYTES,
   type IndexedToolNames,
+  locateSource,
+  readArtifactLayout,
+  type SourceLocations,
   SURFACE_VERSION,
   SurfaceBuilder,
   type SurfaceRows,
@@ -26,7 +30,7 @@ import {
 } from "schemarouter/internal";
 import { COMPILER_VERSION } from "./version.js";
 
-const SEGMENT_VERSION = 1;
+const SEGMENT_VERSION = 2;
 
 /** A local id's key: a vocabulary key, or the pair key of (concept id, unit id), both local. */
 type LocalKey = string | readonly [number, number];
@@ -44,10 +48,16 @@ export interface SurfaceSegment {
   readonly ids: Uint32Array;
   readonly masks: Uint16Array;
   readonly starts: Uint32Array;
+  /** Where each candidate's bytes are in the artifact (docs/runtime/loading-and-verification.md, "Candidates"). */
+  readonly locations: SourceLocations;
 }
 
-/** The segment of one artifact, from its text (parsed as the runtime parses it). */
-export function segmentOf(artifactText: string): SurfaceSegment {
+/**
+ * The segment of one artifact, from its text (parsed as the runtime parses it; its locations read
+ * with the runtime's own layout reader; `artifactPath` names the file in a layout error).
+ */
+export function segmentOf(artifactText: string, artifactPath: string): SurfaceSegment {
+  const locations = locateSource(readArtifactLayout(Buffer.from(artifactText, "utf8"), artifactPath));
   const artifact = JSON.parse(artifactText) as Artifact;
   const builder = new SurfaceBuilder();
   const effects: string[] = [];
@@ -73,6 +83,7 @@ export function segmentOf(artifactText: string): SurfaceSegment {
     ids: builder.ids.data.slice(0, builder.ids.length),
     masks: Uint16Array.from(builder.masks.data.subarray(0, builder.masks.length)),
     starts: Uint32Array.from(builder.starts),
+    locations,
   };
 }
 
@@ -199,13 +210,20 @@ interface SegmentHeader {
   readonly effects: readonly string[];
   readonly ids: number;
   readonly starts: number;
+  /** Counts of the locations' arrays (endpoints, tools, definitions) and the definitions' names. */
+  readonly endpoints: number;
+  readonly toolCount: number;
+  readonly defNames: readonly string[];
   /** SHA-256 of the binary part (a disk-damaged segment is rebuilt, not used). */
   readonly body: string;
 }
 
 const pad4 = (n: number): number => (n + 3) & ~3;
 
-/** u32 header length · header JSON (zero-padded to 4) · ids u32[] · masks u16[] (padded) · starts u32[]. */
+/**
+ * u32 header length · header JSON (zero-padded to 4) · ids u32[] · masks u16[] (padded) · starts u32[] ·
+ * endpoint spans u32[] · tool spans u32[] · definition spans u32[] · endpoint digests · tool digests.
+ */
 function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
   const masks = Buffer.alloc(pad4(segment.masks.byteLength));
   Buffer.from(segment.masks.buffer, segment.masks.byteOffset, segment.masks.byteLength).copy(masks);
@@ -213,6 +231,13 @@ function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
     Buffer.from(segment.ids.buffer, segment.ids.byteOffset, segment.ids.byteLength),
     masks,
     Buffer.from(segment.starts.buffer, segment.starts.byteOffset, segment.starts.byteLength),
+    ...[
+      segment.locations.endpointSpans,
+      segment.locations.toolSpans,
+      segment.locations.defSpans,
+      segment.locations.endpointDigests,
+      segment.locations.toolDigests,
+    ].map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength)),
   ]);
   const header: SegmentHeader = {
     version: SEGMENT_VERSION,
@@ -225,6 +250,9 @@ function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
     effects: segment.effects,
     ids: segment.ids.length,
     starts: segment.starts.length,
+    endpoints: segment.locations.endpointSpans.length / 2,
+    toolCount: segment.locations.toolSpans.length / 4,
+    defNames: segment.locations.defNames.map((name) => name.toString("utf8")),
     body: sha256(body),
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");
@@ -245,7 +273,11 @@ function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefine
     !Number.isSafeInteger(header.artifactBytes) ||
     !Array.isArray(header.keys) ||
     !Array.isArray(header.tools) ||
-    !Array.isArray(header.effects)
+    !Array.isArray(header.effects) ||
+    !Number.isSafeInteger(header.endpoints) ||
+    !Number.isSafeInteger(header.toolCount) ||
+    !Array.isArray(header.defNames) ||
+    !header.defNames.every((name) => typeof name === "string")
   )
     return undefined;
   let offset = 4 + pad4(length);
@@ -270,6 +302,13 @@ function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefine
   const ids = view(header.ids, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
   const masks = view(header.ids, 2, (buffer, at, n) => new Uint16Array(buffer, at, n));
   const starts = view(header.starts, 4, (buffer, at, n) => new Uint32Array(buffer, at, n));
+  const u32 = (buffer: ArrayBufferLike, at: number, n: number) => new Uint32Array(buffer, at, n);
+  const u8 = (buffer: ArrayBufferLike, at: number, n: number) => new Uint8Array(buffer, at, n);
+  const endpointSpans = view(2 * header.endpoints, 4, u32);
+  const toolSpans = view(4 * header.toolCount, 4, u32);
+  const defSpans = view(2 * header.defNames.length, 4, u32);
+  const endpointDigests = view(DIGEST_BYTES * header.endpoints, 1, u8);
+  const toolDigests = view(DIGEST_BYTES * header.toolCount, 1, u8);
   if (offset !== bytes.length) return undefined;
   const segment: SurfaceSegment = {
     artifactBytes: header.artifactBytes,
@@ -279,6 +318,14 @@ function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefine
     ids,
     masks,
     starts,
+    locations: {
+      endpointSpans,
+      endpointDigests,
+      toolSpans,
+      toolDigests,
+      defSpans,
+      defNames: header.defNames.map((name) => Buffer.from(name, "utf8")),
+    },
   };
   return wellFormed(segment) ? segment : undefined;
 }
@@ -314,6 +361,8 @@ function wellFormed(segment: SurfaceSegment): boolean {
   );
   return (
     endpoints === starts.length - 1 &&
+    segment.locations.endpointSpans.length === 2 * endpoints &&
+    segment.locations.toolSpans.length === 4 * tools.length &&
     effects.length === endpoints &&
     effects.every((effect) => typeof effect === "string")
   );

@@ -50,6 +50,16 @@ export interface ArtifactLayout {
   readonly defs: ReadonlyMap<string, Span>;
   /** Per tool (in `skeleton.tools` order), each endpoint's canonical text, in declaration order. */
   readonly endpoints: readonly (readonly Span[])[];
+  /**
+   * Per tool: where the line that opens its endpoint lines ends (it ends with `"endpoints":[`) and
+   * where the line that closes them starts (it starts with `]`). See toolSkeletonSpans.
+   */
+  readonly toolLines: readonly ToolLines[];
+}
+
+export interface ToolLines {
+  readonly openerEnd: number;
+  readonly closerStart: number;
 }
 
 const NEWLINE = 0x0a;
@@ -103,7 +113,13 @@ export function readArtifactLayout(bytes: Buffer, where: string): ArtifactLayout
       { path: where, source: artifact.source.name, reason: "artifact-self-digest" },
     );
   }
-  return { bytes, skeleton: artifact, defs: layout.defs, endpoints: layout.endpoints };
+  return {
+    bytes,
+    skeleton: artifact,
+    defs: layout.defs,
+    endpoints: layout.endpoints,
+    toolLines: layout.toolLines,
+  };
 }
 
 function splitLines(bytes: Uint8Array): Span[] {
@@ -123,6 +139,7 @@ interface Scanned {
   readonly digest: Span;
   readonly defs: Map<string, Span>;
   readonly endpoints: Span[][];
+  readonly toolLines: ToolLines[];
 }
 
 /** The line structure, or a description of how the file departs from it. */
@@ -157,6 +174,7 @@ function scan(bytes: Uint8Array, lines: readonly Span[]): Scanned | string {
   // `"endpoints":[` opens a tool's endpoint lines (up to the line starting with `]`).
   let digest: Span | undefined;
   const endpoints: Span[][] = [];
+  const toolLines: ToolLines[] = [];
   while (index < lines.length - 1) {
     const line = lines[index++]!;
     skeleton.push(line);
@@ -169,10 +187,11 @@ function scan(bytes: Uint8Array, lines: readonly Span[]): Scanned | string {
       if (typeof list === "string") return list;
       if (list.some((span) => bytes[span.start] !== 0x7b)) return "an endpoint line is not an object";
       endpoints.push(list);
+      toolLines.push({ openerEnd: line.end, closerStart: lines[index]!.start });
     }
   }
   if (digest === undefined) return "the digest line is missing";
-  return { skeleton, digest, defs, endpoints };
+  return { skeleton, digest, defs, endpoints, toolLines };
 }
 
 /** A line closing a list: it starts with `}` ($defs) or `]` (endpoints). */

@@ -69,7 +69,12 @@ export function artifactDefinitions(layout: ArtifactLayout, where: string): Defi
 }
 
 /** JSON.parse of one span; ARTIFACT_INVALID when it is not JSON. */
-export function parseSpan(layout: ArtifactLayout, span: Span, where: string, what: string): unknown {
+export function parseSpan(
+  layout: Pick<ArtifactLayout, "bytes">,
+  span: Span,
+  where: string,
+  what: string,
+): unknown {
   try {
     return JSON.parse(textOf(layout.bytes, span));
   } catch (error) {

@@ -7,15 +7,22 @@
  *   magic "SRINDEX\n" (8 bytes) · u32 format version · u32 header byte length · header (UTF-8 JSON,
  *   zero-padded) · vocabularyIds u32[V] · pairs u32[3Q] (concept id, unit id, pair id) ·
  *   documentFrequency u32[S] · keyMasks u16[S] · postingStart u32[S + 1] · postings i32[P] ·
- *   postingMasks u16[P] · effects u8[N] (index into header.effects)
+ *   postingMasks u16[P] · effects u8[N] (index into header.effects) ·
+ *   endpointSpans u32[2N] · endpointDigests u8[32N] · toolSpans u32[4T] · toolDigests u8[32T] ·
+ *   defStart u32[S + 1] · defSpans u32[2D] · defNameStart u32[D + 1] · defNames u8[B] (UTF-8)
  * The header holds the counts, the surface version, the sources (with the digest and byte length of the
  * artifact the index was built from), every tool with its endpoint names in registry order, and the
- * vocabulary strings.
+ * vocabulary strings (sorted in code-unit order, with their ids in `vocabularyIds` at the same
+ * positions). The last eight sections locate each candidate's bytes in its artifact (format 2,
+ * docs/runtime/loading-and-verification.md, "Candidates"): per endpoint the [start, end) of its
+ * canonical text and that text's SHA-256; per tool the spans of its skeleton text before and after its
+ * endpoint lines (the tool with `"endpoints":[]` is their concatenation) and their SHA-256; per source
+ * (`defStart`) its shared definitions, in file order, with the span of each value and its name.
  * Encoding is a pure function of its input, so the same catalog gives byte-identical files.
  */
 import { endianness } from "node:os";
 
-export const RETRIEVAL_INDEX_FORMAT = 1;
+export const RETRIEVAL_INDEX_FORMAT = 2;
 const MAGIC = "SRINDEX\n";
 
 export interface RetrievalIndexSource {
@@ -34,6 +41,28 @@ export interface RetrievalIndexTool {
   /** The tool's endpoint names, in registry (artifact) order. */
   readonly endpoints: readonly string[];
 }
+
+/**
+ * Where each candidate's bytes are in its artifact (spans are byte offsets [start, end) into the
+ * artifact file; digests are raw SHA-256, 32 bytes per item).
+ */
+export interface RetrievalIndexLocations {
+  /** Endpoint i's canonical text is `[endpointSpans[2i], endpointSpans[2i + 1])`. */
+  readonly endpointSpans: Uint32Array;
+  readonly endpointDigests: Uint8Array;
+  /** Tool j's skeleton text: `[toolSpans[4j], toolSpans[4j + 1])` then `[toolSpans[4j + 2], toolSpans[4j + 3])`. */
+  readonly toolSpans: Uint32Array;
+  readonly toolDigests: Uint8Array;
+  /** Source s's definitions are positions `defStart[s] .. defStart[s + 1]` of the arrays below. */
+  readonly defStart: Uint32Array;
+  /** Definition d's value is `[defSpans[2d], defSpans[2d + 1])` of its source's artifact. */
+  readonly defSpans: Uint32Array;
+  /** Definition d's name is the UTF-8 `defNames[defNameStart[d] .. defNameStart[d + 1])`. */
+  readonly defNameStart: Uint32Array;
+  readonly defNames: Uint8Array;
+}
+
+export const DIGEST_BYTES = 32;
 
 export interface RetrievalIndexData {
   /** SURFACE_VERSION of the code that built the surfaces. */
@@ -55,6 +84,7 @@ export interface RetrievalIndexData {
   /** Distinct effect names; `effects[i]` indexes it for endpoint i. */
   readonly effectNames: readonly string[];
   readonly effects: Uint8Array;
+  readonly locations: RetrievalIndexLocations;
 }
 
 interface Header {
@@ -67,6 +97,8 @@ interface Header {
   readonly tools: readonly RetrievalIndexTool[];
   readonly effects: readonly string[];
   readonly vocabulary: readonly string[];
+  readonly defs: number;
+  readonly defNameBytes: number;
 }
 
 /** Why bytes are not a readable index (the loader turns this into a typed error). */
@@ -104,6 +136,8 @@ export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
     tools: data.tools.map((t) => ({ name: t.name, source: t.source, endpoints: [...t.endpoints] })),
     effects: [...data.effectNames],
     vocabulary: [...data.vocabulary],
+    defs: data.locations.defSpans.length / 2,
+    defNameBytes: data.locations.defNames.length,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), "utf8");
   const sections: ArrayBufferView[] = [
@@ -115,6 +149,14 @@ export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
     data.postings,
     data.postingMasks,
     data.effects,
+    data.locations.endpointSpans,
+    data.locations.endpointDigests,
+    data.locations.toolSpans,
+    data.locations.toolDigests,
+    data.locations.defStart,
+    data.locations.defSpans,
+    data.locations.defNameStart,
+    data.locations.defNames,
   ];
   let total = 16 + pad4(headerBytes.length);
   for (const section of sections) total += pad4(section.byteLength);
@@ -181,7 +223,19 @@ export function decodeRetrievalIndex(input: Uint8Array): RetrievalIndexData {
   const postingStart = u32(header.size + 1);
   const postings = take((b, o, n) => new Int32Array(b, o, n), 4, header.postings);
   const postingMasks = u16(header.postings);
-  const effects = take((b, o, n) => new Uint8Array(b, o, n), 1, header.endpoints);
+  const u8 = (count: number) => take((b, o, n) => new Uint8Array(b, o, n), 1, count);
+  const effects = u8(header.endpoints);
+  const tools = header.tools.length;
+  const locations: RetrievalIndexLocations = {
+    endpointSpans: u32(2 * header.endpoints),
+    endpointDigests: u8(DIGEST_BYTES * header.endpoints),
+    toolSpans: u32(4 * tools),
+    toolDigests: u8(DIGEST_BYTES * tools),
+    defStart: u32(header.sources.length + 1),
+    defSpans: u32(2 * header.defs),
+    defNameStart: u32(header.defs + 1),
+    defNames: u8(header.defNameBytes),
+  };
   if (at !== bytes.length) throw new RetrievalIndexFormatError("trailing bytes");
   if (postingStart[header.size] !== header.postings)
     throw new RetrievalIndexFormatError("posting offsets disagree");
@@ -200,6 +254,7 @@ export function decodeRetrievalIndex(input: Uint8Array): RetrievalIndexData {
     postingMasks,
     effectNames: header.effects,
     effects,
+    locations,
   };
 }
 
@@ -213,6 +268,8 @@ function checkHeader(header: Header): void {
     count(header.pairs) &&
     count(header.postings) &&
     count(header.endpoints) &&
+    count(header.defs) &&
+    count(header.defNameBytes) &&
     Array.isArray(header.sources) &&
     Array.isArray(header.tools) &&
     Array.isArray(header.effects) &&

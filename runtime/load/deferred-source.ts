@@ -76,25 +76,34 @@ export class DeferredSource {
     }
   }
 
-  /** The registered tools, none read yet. */
+  /** The registered tools, none read yet (their fingerprint maps are built on first access). */
   registeredTools(): RegisteredTool[] {
     return this.#tools.map((tool) => {
       const lockedTool = this.#locked.tools[tool.name]!;
-      const endpointFingerprints = new Map<string, string>();
-      const remoteDigests = new Map<string, string>();
-      for (const endpoint of tool.endpoints) {
-        const locked = lockedTool.endpoints[endpoint]!;
-        endpointFingerprints.set(endpoint, locked.fingerprint);
-        if (locked.remoteDigest !== undefined) remoteDigests.set(endpoint, locked.remoteDigest);
-      }
+      let maps: { fingerprints: Map<string, string>; remote: Map<string, string> } | undefined;
+      const mapsOf = () => {
+        if (maps === undefined) {
+          maps = { fingerprints: new Map(), remote: new Map() };
+          for (const endpoint of tool.endpoints) {
+            const locked = lockedTool.endpoints[endpoint]!;
+            maps.fingerprints.set(endpoint, locked.fingerprint);
+            if (locked.remoteDigest !== undefined) maps.remote.set(endpoint, locked.remoteDigest);
+          }
+        }
+        return maps;
+      };
       return deferredTool(
         tool.name,
         {
           source: this.#name,
           sourceKind: this.#locked.kind,
           fingerprint: lockedTool.fingerprint,
-          endpointFingerprints,
-          remoteDigests,
+          get endpointFingerprints() {
+            return mapsOf().fingerprints;
+          },
+          get remoteDigests() {
+            return mapsOf().remote;
+          },
         },
         () => this.#toolNamed(tool.name),
       );
@@ -103,6 +112,11 @@ export class DeferredSource {
 
   artifact(): Artifact {
     return this.#verify().artifact;
+  }
+
+  /** The source as verified by an earlier use, without reading anything (undefined before that). */
+  verified(): VerifiedSource | undefined {
+    return this.#verified;
   }
 
   #toolNamed(name: string): RegisteredTool {

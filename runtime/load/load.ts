@@ -10,12 +10,13 @@
  * alone and each source's artifact gets all those checks on the first use of one of its tools
  * (deferred-source.ts). Any mismatch refuses: nothing drifted is ever used.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { LoadError } from "../errors/errors.js";
 import type { Artifact } from "../format/artifact.js";
 import { type LockedSource, type Lockfile, parseLockfile } from "../format/lockfile.js";
 import { readRegularFile } from "../format/regular-file.js";
+import { registryViews, StoredCandidates } from "./candidate-views.js";
 import { DeferredArtifacts, DeferredSource } from "./deferred-source.js";
 import { type RegisteredTool, Registry } from "./registry.js";
 import { type RetrievalIndexStatus, readRetrievalIndex } from "./retrieval-index.js";
@@ -60,7 +61,8 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   }
   let text: string;
   try {
-    text = await readFile(lockfilePath, "utf8");
+    // Synchronous: one read of a large file, not a chain of chunked reads through the event loop.
+    text = readFileSync(lockfilePath, "utf8");
   } catch (error) {
     throw new LoadError(
       "LOCK_NOT_FOUND",
@@ -91,7 +93,8 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
       tools.push(...source.registeredTools());
     });
     const registry = new Registry(tools);
-    attachStoredIndex(registry, index);
+    const verified = (name: string) => deferred.get(name)?.verified();
+    attachStoredIndex(registry, index, new StoredCandidates(index.data, lock, pathOf, verified));
     return {
       lockfilePath,
       lock,
@@ -117,7 +120,7 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
   const registry = new Registry(tools);
   if (stored.index !== undefined) {
     checkRegistryOrder(stored.index, registry, lock.retrievalIndex!.path);
-    attachStoredIndex(registry, stored.index);
+    attachStoredIndex(registry, stored.index, registryViews(registry));
   }
   return { lockfilePath, lock, artifacts, registry, retrievalIndex: stored.status };
 }

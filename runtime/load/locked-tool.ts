@@ -121,15 +121,42 @@ function lazySlot(input: LockedToolInput, tool: string, name: string, span: Span
 }
 
 function verifyEndpoint(input: LockedToolInput, tool: string, name: string, span: Span): EndpointSpec {
+  return verifyEndpointText(input, tool, name, input.layout.bytes, span);
+}
+
+/** What checking one endpoint's text needs: its source, tool lock entry and shared definitions. */
+export interface EndpointCheck {
+  readonly source: string;
+  /** The artifact's path (for messages). */
+  readonly where: string;
+  readonly locked: LockedTool;
+  readonly defs: DefinitionSet;
+}
+
+/**
+ * Parses the endpoint `tool.name` at `span` of `bytes` and checks it against the lock: its fingerprint
+ * (over its contract and the shared definitions it uses), its effect and its names (`parsed`: the
+ * bytes already parsed by the caller). Throws
+ * LOCK_MISMATCH (`endpoint-fingerprint`) or ARTIFACT_INVALID; returns the endpoint deep-frozen.
+ */
+export function verifyEndpointText(
+  input: EndpointCheck,
+  tool: string,
+  name: string,
+  bytes: Buffer,
+  span: Span,
+  parsed?: unknown,
+): EndpointSpec {
   const { source, where, locked } = input;
-  const endpoint = parseSpan(input.layout, span, where, `endpoint "${tool}.${name}"`) as EndpointSpec;
+  const endpoint = (parsed ??
+    parseSpan({ bytes }, span, where, `endpoint "${tool}.${name}"`)) as EndpointSpec;
   const expected = locked.endpoints[name]!.fingerprint;
   let actual: string | undefined;
   let cause: unknown;
   try {
     if (endpoint.name === name) {
       // The line's own bytes minus its metadata member: no second serialization (contract-text.ts).
-      const text = contractTextOf(input.layout.bytes, span);
+      const text = contractTextOf(bytes, span);
       actual = contractFingerprint(text.pieces, text.refs, input.defs);
     }
   } catch (error) {

@@ -116,7 +116,16 @@ export function deferredTool(
   materialize: () => RegisteredTool,
 ): RegisteredTool {
   const registered: RegisteredTool = Object.freeze({
-    ...known,
+    source: known.source,
+    sourceKind: known.sourceKind,
+    fingerprint: known.fingerprint,
+    // Read through, so a caller may compute these maps on first access.
+    get endpointFingerprints() {
+      return known.endpointFingerprints;
+    },
+    get remoteDigests() {
+      return known.remoteDigests;
+    },
     get tool() {
       return materialize().tool;
     },

@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import { LoadError } from "../errors/errors.js";
 import { sha256 } from "../format/fingerprint.js";
 import type { Lockfile } from "../format/lockfile.js";
-import { readRegularFile } from "../format/regular-file.js";
+import { readRegularFileSync } from "../format/regular-file.js";
 import {
   decodeRetrievalIndex,
   type RetrievalIndexData,
@@ -57,7 +57,7 @@ export async function readRetrievalIndex(lock: Lockfile, lockDir: string): Promi
   const path = resolve(lockDir, pin.path);
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(path);
+    bytes = readRegularFileSync(path);
   } catch (error) {
     if (error instanceof LoadError) throw error;
     throw refused(pin.path, "is missing", {}, error);
@@ -159,6 +159,8 @@ function checkRanges(data: RetrievalIndexData, path: string): void {
     }
   }
   for (let i = 0; ok && i < data.vocabularyIds.length; i++) ok = data.vocabularyIds[i]! < size;
+  // Strictly ascending keys: the loader looks them up by binary search (stored-index.ts).
+  for (let i = 1; ok && i < data.vocabulary.length; i++) ok = data.vocabulary[i - 1]! < data.vocabulary[i]!;
   for (let i = 0; ok && i < data.pairs.length; i++) ok = data.pairs[i]! < size;
   for (let i = 0; ok && i < n; i++) ok = data.effects[i]! < data.effectNames.length;
   if (!ok) throw refused(path, "is internally inconsistent");

@@ -3,7 +3,7 @@
  * schemas, parameters, fields, semantics, effect, provider/access metadata, both fingerprints).
  */
 import { deepFreeze } from "../model/freeze.js";
-import { isMatched, matchFields } from "./fields.js";
+import { isMatched, matchFields, type PreparedRequest } from "./fields.js";
 import type { Scored } from "./score.js";
 import type { Catalog } from "./surface.js";
 import type { CapabilityCandidate, RetrievalRequest } from "./types.js";
@@ -13,14 +13,19 @@ function distinctDefined(values: readonly (string | undefined)[]): string[] {
 }
 
 export function toCandidate(
-  catalog: Pick<Catalog, "registry" | "entries" | "routes" | "sourceKinds">,
+  catalog: Pick<Catalog, "registry" | "entries" | "routes" | "sourceKinds" | "effectiveSchema">,
   scored: Scored,
   rank: number,
   request: RetrievalRequest,
+  prepared?: PreparedRequest,
 ): CapabilityCandidate {
   const entry = catalog.entries[scored.index]!;
   const { tool, endpoint } = entry;
   const fields = endpoint.fields;
+  const schemaOf = (which: "input" | "output") =>
+    catalog.effectiveSchema !== undefined
+      ? catalog.effectiveSchema(scored.index, which)
+      : catalog.registry.effectiveSchema(tool.name, endpoint.name, which);
   return deepFreeze({
     route: catalog.routes[scored.index]!,
     tool: tool.name,
@@ -34,8 +39,8 @@ export function toCandidate(
     effect: endpoint.effect,
     description: endpoint.description,
     toolDescription: tool.description,
-    inputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "input"),
-    outputSchema: catalog.registry.effectiveSchema(tool.name, endpoint.name, "output"),
+    inputSchema: schemaOf("input"),
+    outputSchema: schemaOf("output"),
     parameters: endpoint.parameters,
     fields,
     semanticIds: distinctDefined(fields.map((field) => field.semanticId)),
@@ -45,7 +50,7 @@ export function toCandidate(
     rank,
     score: scored.score,
     scoreComponents: { ...scored.components },
-    matchedFields: matchFields(fields, request)
+    matchedFields: matchFields(fields, request, prepared)
       .filter(isMatched)
       .map((match) => match.field.id),
   });

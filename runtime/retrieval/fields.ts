@@ -62,14 +62,46 @@ export interface FieldMatch {
   readonly unitRequested: boolean;
 }
 
-/** Matches every declared field against the request; one result per field, in declaration order. */
-export function matchFields(fields: readonly FieldSpec[], request: RetrievalRequest): FieldMatch[] {
+/** What field matching needs of a request, computed once per request (see matchFields). */
+export interface PreparedRequest {
+  readonly request: RetrievalRequest;
+  readonly queryTokens: readonly string[];
+  readonly units: ReadonlySet<string>;
+  readonly semanticIds: ReadonlySet<string>;
+}
+
+export function prepareRequest(request: RetrievalRequest): PreparedRequest {
   const written = tokenizeQuery(request.query);
-  const queryTokens = [...new Set([...written, ...written.flatMap((token) => synonymsOf(token))])];
-  const units = new Set((request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit));
-  const semanticIds = new Set(request.semanticIds ?? []);
+  return {
+    request,
+    queryTokens: [...new Set([...written, ...written.flatMap((token) => synonymsOf(token))])],
+    units: new Set((request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit)),
+    semanticIds: new Set(request.semanticIds ?? []),
+  };
+}
+
+/** Terms of frozen fields (loaded contracts), computed once per field object. */
+const frozenTerms = new WeakMap<FieldSpec, FieldTerms>();
+
+function termsOf(field: FieldSpec): FieldTerms {
+  if (!Object.isFrozen(field)) return fieldTerms(field);
+  let terms = frozenTerms.get(field);
+  if (terms === undefined) {
+    terms = fieldTerms(field);
+    frozenTerms.set(field, terms);
+  }
+  return terms;
+}
+
+/** Matches every declared field against the request; one result per field, in declaration order. */
+export function matchFields(
+  fields: readonly FieldSpec[],
+  request: RetrievalRequest,
+  prepared: PreparedRequest = prepareRequest(request),
+): FieldMatch[] {
+  const { queryTokens, units, semanticIds } = prepared;
   return fields.map((field) => {
-    const terms = fieldTerms(field);
+    const terms = termsOf(field);
     const requested: string[] = [];
     for (const name of request.fields ?? []) {
       if (terms.keys.has(normalizeKey(name)) && !requested.includes(`field:${name}`))

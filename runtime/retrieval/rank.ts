@@ -4,8 +4,12 @@
  * keys block by block (endpoints in ascending windows of BLOCK), applying each key's mask to a per-
  * endpoint row in the same key order, so each endpoint gets exactly the row, and the bit-identical
  * total, that exhaustive mode computes; endpoints on no posting list are never touched (they score
- * 0). Every filter (effects, minimum score and coverage, readiness) applies identically in both modes.
+ * 0). A bounded ranking (top k) over the index also skips endpoints whose best possible score cannot
+ * reach the k-th (rank-pruned.ts), with the same rows for those it scores. Every filter (effects,
+ * minimum score and coverage, readiness) applies identically in both modes.
  */
+
+import { visitPruned } from "./rank-pruned.js";
 import {
   applyTerm,
   type CompiledQuery,
@@ -137,7 +141,11 @@ export function rank(catalog: Catalog, query: CompiledQuery, filter: RankFilter,
       if (admit(index)) consider(index, scoreEntry(catalog, index, query, sums), sums, 0);
     }
   } else {
-    accumulate(catalog, query, admit, consider);
+    // A bounded ranking skips endpoints that cannot reach the k-th score (rank-pruned.ts).
+    const threshold = (): number => (out.length >= limit ? out[out.length - 1]!.score : filter.minScore);
+    const pruned =
+      bounded && visitPruned(catalog, query, limit, threshold, admit, consider, (i) => effectOf(catalog, i));
+    if (!pruned) accumulate(catalog, query, admit, consider);
   }
   if (!bounded) out.sort(compare);
   return out;

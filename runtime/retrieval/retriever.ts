@@ -8,6 +8,7 @@ import type { Registry, RegistryEntry } from "../load/registry.js";
 import type { SourceKind } from "../model/specs.js";
 import { toCandidate } from "./candidate.js";
 import { checkK, checkMinCoverage, checkMinScore, checkRequest, RetrievalError } from "./errors.js";
+import { prepareRequest } from "./fields.js";
 import { type RankFilter, rank } from "./rank.js";
 import { compileQuery, type Scored } from "./score.js";
 import { catalogFromStoredIndex, storedIndexOf } from "./stored-index.js";
@@ -139,7 +140,8 @@ export function createRetriever(
   };
   const surface = (request: RetrievalRequest, opts: SurfaceOptions = {}): CapabilityCandidate[] => {
     const { cat, list } = ranked(request, opts);
-    return list.map((scored, i) => toCandidate(cat, scored, i + 1, request));
+    const prepared = list.length > 0 ? prepareRequest(request) : undefined;
+    return list.map((scored, i) => toCandidate(cat, scored, i + 1, request, prepared));
   };
   const eligibleWith = <S>(state: S, isEligible: StateAwareOptions<S>["isEligible"]) => {
     if (typeof isEligible !== "function") throw new TypeError("isEligible must be a function");
@@ -187,8 +189,9 @@ export function createRetriever(
       const eligible = eligibleWith(state, opts.isEligible);
       const { cat, list } = ranked(request, options(opts, opts.isReady, Number.POSITIVE_INFINITY));
       const out: CapabilityCandidate[] = [];
+      const prepared = prepareRequest(request);
       for (let i = 0; i < list.length && out.length < k; i++) {
-        const candidate = toCandidate(cat, list[i]!, i + 1, request);
+        const candidate = toCandidate(cat, list[i]!, i + 1, request, prepared);
         if (eligible(candidate)) out.push(candidate);
       }
       return out;

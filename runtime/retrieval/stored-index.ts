@@ -9,15 +9,16 @@
 
 import type {
   RetrievalIndexData,
+  RetrievalIndexLocations,
   RetrievalIndexSource,
   RetrievalIndexTool,
 } from "../format/retrieval-index.js";
 import { SURFACE_VERSION } from "../format/surface-version.js";
 import type { Registry, RegistryEntry } from "../load/registry.js";
-import { type StoredIndex, storedIndexOf } from "../load/stored-index.js";
+import { type AttachedIndex, type StoredIndex, storedIndexOf } from "../load/stored-index.js";
 import { buildSurface, type Catalog, type Surface } from "./surface.js";
 
-export { type StoredIndex, storedIndexOf };
+export { type AttachedIndex, type StoredIndex, storedIndexOf };
 
 /** A tool of the index, with its registry entries (registry order). */
 export interface IndexedTool {
@@ -26,10 +27,14 @@ export interface IndexedTool {
   readonly entries: readonly RegistryEntry[];
 }
 
-/** Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name). */
+/**
+ * Index data for `tools` (registry order, tools without endpoints included) of `sources` (by name),
+ * with `locations` of their bytes in the artifacts (format/candidate-locations.ts, same order).
+ */
 export function indexDataOf(
   sources: readonly RetrievalIndexSource[],
   indexed: readonly IndexedTool[],
+  locations: RetrievalIndexLocations,
 ): RetrievalIndexData {
   const entries = indexed.flatMap((tool) => tool.entries);
   return indexDataOfSurface(
@@ -41,6 +46,7 @@ export function indexDataOf(
     })),
     buildSurface(entries, true),
     entries.map((entry) => entry.endpoint.effect),
+    locations,
   );
 }
 
@@ -60,6 +66,7 @@ export function indexDataOfSurface(
   indexed: readonly IndexedToolNames[],
   surface: Surface,
   endpointEffects: readonly string[],
+  locations: RetrievalIndexLocations,
 ): RetrievalIndexData {
   const sourceAt = new Map(sources.map((source, at) => [source.name, at]));
   const tools: RetrievalIndexTool[] = indexed.map((tool) => {
@@ -74,6 +81,7 @@ export function indexDataOfSurface(
     if (effect < 0) effect = effectNames.push(name) - 1;
     effects[i] = effect;
   });
+  const sortedKeys = [...surface.vocabulary].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const pairs: number[] = [];
   for (const [concept, byUnit] of surface.pairs) {
     for (const [unit, id] of byUnit) pairs.push(concept, unit, id);
@@ -83,8 +91,9 @@ export function indexDataOfSurface(
     sources,
     tools,
     size: surface.keyMasks.length,
-    vocabulary: [...surface.vocabulary.keys()],
-    vocabularyIds: Uint32Array.from(surface.vocabulary.values()),
+    // Sorted by key (code units), so a loader looks keys up by binary search without a map.
+    vocabulary: sortedKeys.map(([key]) => key),
+    vocabularyIds: Uint32Array.from(sortedKeys, ([, id]) => id),
     pairs: Uint32Array.from(pairs),
     documentFrequency: surface.documentFrequency,
     keyMasks: surface.keyMasks,
@@ -93,12 +102,17 @@ export function indexDataOfSurface(
     postingMasks: surface.postingMasks!,
     effectNames,
     effects,
+    locations,
   };
 }
 
-/** The catalog of `registry` from its stored index: no endpoint is read until a candidate is built. */
-export function catalogFromStoredIndex(registry: Registry, index: StoredIndex): Catalog {
-  const entries = registry.entries();
+/**
+ * The catalog of `registry` from its stored index: no endpoint is read until a candidate is built, and
+ * then only that candidate's bytes (the attached candidate views, load/candidate-views.ts).
+ */
+export function catalogFromStoredIndex(registry: Registry, attached: AttachedIndex): Catalog {
+  const { index, candidates } = attached;
+  const entries = candidates.entries;
   if (entries.length !== index.endpoints) {
     throw new TypeError(`stored index has ${index.endpoints} endpoints, the registry ${entries.length}`);
   }
@@ -121,6 +135,7 @@ export function catalogFromStoredIndex(registry: Registry, index: StoredIndex): 
     postings: data.postings,
     postingMasks: data.postingMasks,
     postingStart: data.postingStart,
+    effectiveSchema: (at, which) => candidates.effectiveSchema(at, which),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { Registry, RegistryEntry } from "../load/registry.js";
-import type { SourceKind } from "../model/specs.js";
+import type { JsonSchema, SourceKind } from "../model/specs.js";
 import { addEntry, BIT, LEXICAL_MASK, SurfaceBuilder } from "./surface-builder.js";
 
 export {
@@ -53,6 +53,11 @@ export interface Catalog extends Surface {
   readonly effects: readonly string[] | undefined;
   /** `stored`: read from the lock-pinned compile-time index; `memory`: built from the endpoints. */
   readonly origin: "stored" | "memory";
+  /**
+   * The effective schema of endpoint `index`, when the catalog reads its candidates itself (a stored
+   * index, docs/runtime/loading-and-verification.md "Candidates"); otherwise the registry's.
+   */
+  readonly effectiveSchema?: (index: number, which: "input" | "output") => JsonSchema;
 }
 
 export function routeOf(tool: string, endpoint: string): string {

@@ -26,11 +26,21 @@ export function snapshotOf(catalog: LoadedCatalog): RouterSnapshot {
   const sources = Object.entries(catalog.lock.sources)
     .map(([name, entry]) => ({ name, digest: entry.artifact.digest }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return Object.freeze({
-    id: digestJson(catalog.lock),
+  // The id is computed when first read (a reload compares it): digesting a whole-catalog lockfile
+  // costs a tenth of a second that a load need not spend.
+  let id: string | undefined;
+  const snapshot = {
     lockfile: catalog.lockfilePath,
     sources: Object.freeze(sources.map((source) => Object.freeze(source))),
+  } as RouterSnapshot;
+  Object.defineProperty(snapshot, "id", {
+    enumerable: true,
+    get: () => {
+      id ??= digestJson(catalog.lock);
+      return id;
+    },
   });
+  return Object.freeze(snapshot);
 }
 
 export interface WatchOptions {

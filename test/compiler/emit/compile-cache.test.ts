@@ -12,6 +12,8 @@ import { type CompileOptions, compile } from "../../../compiler/compile/compile.
 import { CompileCache } from "../../../compiler/emit/compile-cache.js";
 import { assembleSegments, segmentOf } from "../../../compiler/emit/surface-segments.js";
 import { cacheDirFor } from "../../../compiler/emit/written-record.js";
+import { readArtifactLayout } from "../../../runtime/format/artifact-layout.js";
+import { joinLocations, locateSource } from "../../../runtime/format/candidate-locations.js";
 import { encodeRetrievalIndex } from "../../../runtime/format/retrieval-index.js";
 import type { Artifact } from "../../../runtime/internal.js";
 import { indexDataOf, indexDataOfSurface } from "../../../runtime/retrieval/stored-index.js";
@@ -193,7 +195,15 @@ describe("surface segments", () => {
   it("assembled per source, give the index `indexDataOf` builds over every endpoint at once", async () => {
     const project = catalog("cache-segments-equal");
     const result = await run(project, { cache: false });
-    const artifacts = result.sources.map((source) => ({ name: source.name, text: source.artifactText }));
+    const artifacts = result.sources.map((source) => ({
+      name: source.name,
+      text: source.artifactText,
+      path: source.artifactPath,
+    }));
+    // Where each candidate's bytes are, read with the runtime's own layout reader, for the whole build.
+    const locations = joinLocations(
+      artifacts.map(({ text, path }) => locateSource(readArtifactLayout(Buffer.from(text, "utf8"), path))),
+    );
     const sources = result.sources.map((source) => ({
       name: source.name,
       kind: "openapi",
@@ -216,11 +226,17 @@ describe("surface segments", () => {
           })),
         }));
       }),
+      locations,
     );
-    const { rows, tools, effects } = assembleSegments(
-      artifacts.map(({ name, text }) => ({ source: name, segment: segmentOf(text) })),
+    const parts = artifacts.map(({ name, text, path }) => ({ source: name, segment: segmentOf(text, path) }));
+    const { rows, tools, effects } = assembleSegments(parts);
+    const assembled = indexDataOfSurface(
+      sources,
+      tools,
+      surfaceOfRows(rows, true),
+      effects,
+      joinLocations(parts.map((part) => part.segment.locations)),
     );
-    const assembled = indexDataOfSurface(sources, tools, surfaceOfRows(rows, true), effects);
     expect(assembled.size).toBeGreaterThan(100);
     expect(Buffer.from(encodeRetrievalIndex(assembled))).toEqual(Buffer.from(encodeRetrievalIndex(whole)));
     expect(Buffer.from(encodeRetrievalIndex(whole))).toEqual(

@@ -114,6 +114,16 @@ describe("loading the retrieval index", () => {
     await expect(loadCatalog({ root: p.dir })).rejects.toMatchObject(refused);
   }, 120_000);
 
+  it("an index re-pinned with its vocabulary out of order (lookups by binary search) is refused", async () => {
+    const q = await petstoreProject();
+    reforge(q, (data) => ({
+      ...data,
+      vocabulary: [...data.vocabulary].reverse(),
+      vocabularyIds: Uint32Array.from(data.vocabularyIds).reverse(),
+    }));
+    await expect(loadCatalog({ root: q.dir })).rejects.toMatchObject(refused);
+  }, 120_000);
+
   it("an index re-pinned in another endpoint order: the source's first use is refused, a full load too", async () => {
     const q = await petstoreProject();
     reforge(q, (data) => {

@@ -89,6 +89,14 @@ describe("stored retrieval index", () => {
         const a = fromIndex.retrieve(request, { k, minCoverage });
         const b = exhaustive.retrieve(request, { k, minCoverage });
         expect(view(a)).toEqual(view(b));
+        // The whole candidates (contracts, effective schemas, fingerprints), read on their own.
+        expect(JSON.parse(JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(b)));
+        // The top k skips endpoints only by score bounds: readiness and a minimum score filter alike.
+        const isReady = (tool: string) => tool.length % 3 !== 0;
+        const minScore = a.length > 1 ? a[a.length - 1]!.score / 2 : 0;
+        expect(view(fromIndex.retrieveExecutable(request, { k, isReady, minScore }))).toEqual(
+          view(exhaustive.retrieveExecutable(request, { k, isReady, minScore })),
+        );
         // The whole ranked surface (every positive score, total order), not only the top k.
         const all = fromIndex.rankedEntries(request).map((e) => [e.route, e.score]);
         expect(all).toEqual(exhaustive.rankedEntries(request).map((e) => [e.route, e.score]));
