@@ -214,18 +214,39 @@ interface Pattern {
   readonly code: string;
   readonly slot: boolean;
   readonly length: number;
+  /**
+   * Text every match contains: the symbol itself (case-sensitive patterns), or the first word in
+   * lower case (case-insensitive ones, only when that word is ASCII). A text without it cannot
+   * match, so the regex is never run (nor compiled) for it; see `findUnits`.
+   */
+  readonly needle: string | undefined;
+  readonly folded: boolean;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const EDGE_BEFORE = "(?<![\\p{L}\\p{N}_])";
 const EDGE_AFTER = "(?![\\p{L}\\p{N}_])";
 
-const wordPattern = (code: string, slot: boolean) => (word: string) => ({
-  regex: new RegExp(`${EDGE_BEFORE}${word.split(" ").map(escapeRegExp).join("[\\s-]+")}${EDGE_AFTER}`, "giu"),
-  code,
-  slot,
-  length: word.length,
-});
+/** Only code points below 128 (no letter Unicode case folding maps onto ASCII from outside it). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+const wordPattern = (code: string, slot: boolean) => (word: string) => {
+  const first = word.split(" ")[0]!.toLowerCase();
+  return {
+    regex: new RegExp(
+      `${EDGE_BEFORE}${word.split(" ").map(escapeRegExp).join("[\\s-]+")}${EDGE_AFTER}`,
+      "giu",
+    ),
+    code,
+    slot,
+    length: word.length,
+    needle: isAscii(first) ? first : undefined,
+    folded: true,
+  };
+};
 
 const PATTERNS: readonly Pattern[] = UNITS.flatMap((unit) => [
   ...(unit.words ?? []).map(wordPattern(unit.code, false)),
@@ -235,12 +256,16 @@ const PATTERNS: readonly Pattern[] = UNITS.flatMap((unit) => [
     code: unit.code,
     slot: false,
     length: symbol.length,
+    needle: symbol,
+    folded: false,
   })),
   ...(unit.slotSymbols ?? []).map((symbol) => ({
     regex: new RegExp(`${EDGE_BEFORE}${escapeRegExp(symbol)}${EDGE_AFTER}`, "gu"),
     code: unit.code,
     slot: true,
     length: symbol.length,
+    needle: symbol,
+    folded: false,
   })),
 ]).sort((a, b) => b.length - a.length || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
@@ -250,12 +275,42 @@ const SLOT_BEFORE = /(?:(?<![\p{L}\p{N}])(?:in|as|per|of|into)\s+|\p{N}\s*)$/iu;
 /**
  * The units written in `text`, in text order, without overlaps (longest spelling first). Symbols
  * that are also ordinary letters or words (`K`, `m`, `g`, `deg`) count only in a unit slot.
+ *
+ * A pattern whose needle the text lacks is skipped: it cannot match, so the result is the one
+ * running every pattern gives (`findUnitsExhaustive`, kept for the differential test). Needles of
+ * case-insensitive patterns are compared with the lower-cased text only when the text is ASCII:
+ * Unicode case folding (`/iu`) can match non-ASCII letters that lower-casing does not map (`ſ`, `K`).
  */
 export function findUnits(text: string): UnitMention[] {
+  return scan(text, true);
+}
+
+/** Every spelling `findUnits` recognises (words, phrases and symbols), for tests. */
+export function unitSpellings(): string[] {
+  return UNITS.flatMap((unit) => [
+    ...(unit.words ?? []),
+    ...(unit.slotWords ?? []),
+    ...(unit.symbols ?? []),
+    ...(unit.slotSymbols ?? []),
+  ]);
+}
+
+/** `findUnits` running every pattern's regex (the reference of the differential test). */
+export function findUnitsExhaustive(text: string): UnitMention[] {
+  return scan(text, false);
+}
+
+function scan(text: string, prefilter: boolean): UnitMention[] {
   const taken: UnitMention[] = [];
   const overlaps = (start: number, end: number): boolean =>
     taken.some((mention) => start < mention.end && mention.start < end);
+  const ascii = prefilter && isAscii(text);
+  const lower = ascii ? text.toLowerCase() : text;
   for (const pattern of PATTERNS) {
+    if (prefilter && pattern.needle !== undefined) {
+      if (!pattern.folded ? !text.includes(pattern.needle) : ascii && !lower.includes(pattern.needle))
+        continue;
+    }
     pattern.regex.lastIndex = 0;
     for (const match of text.matchAll(pattern.regex)) {
       const start = match.index;
