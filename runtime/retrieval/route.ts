@@ -153,6 +153,8 @@ type Requirement =
       readonly kind: "semanticId";
       readonly id: string;
       readonly units: ReadonlySet<string>;
+      /** The same units as the request wrote them, for explanations ("mph", not `[mi_i]/h`). */
+      readonly writtenUnits: readonly string[];
       /** The request's free text when it has one need: its field attributes must be on the field. */
       readonly text: Need | undefined;
     }
@@ -177,11 +179,12 @@ function requirementsOf(
       out.push({ kind: "unit", unit, code: canonicalUnit(unit) ?? unit });
     return out;
   }
-  const units = new Set(unitsBelong ? (request.units ?? []).map((unit) => canonicalUnit(unit) ?? unit) : []);
+  const writtenUnits = unitsBelong ? [...new Set(request.units ?? [])] : [];
+  const units = new Set(writtenUnits.map((unit) => canonicalUnit(unit) ?? unit));
   const needs = needsOf(request.query);
   const text = ids.length === 1 && needs.length === 1 ? needs[0] : undefined;
   return [
-    ...ids.map((id): Requirement => ({ kind: "semanticId", id, units, text })),
+    ...ids.map((id): Requirement => ({ kind: "semanticId", id, units, writtenUnits, text })),
     ...names.map((name): Requirement => ({ kind: "field", name })),
   ];
 }
@@ -296,13 +299,15 @@ function structuredGaps(
       ];
     }
     if (requirement.units.size > 0 && !declaring.some((f) => requirement.units.has(unitOf(f) ?? ""))) {
-      const units = [...requirement.units].join(", ");
+      // Named as the request wrote them, so an agent can ask the user in the user's own words.
+      const units = requirement.writtenUnits.join(", ");
+      const codes = [...requirement.units].join(", ");
       return [
         {
           concept: units,
           kind: "unit",
           need: requirement.id,
-          reason: `no endpoint declares ${requirement.id} in ${units}`,
+          reason: `no endpoint declares ${requirement.id} in ${units}${codes === units ? "" : ` (${codes})`}`,
         },
       ];
     }

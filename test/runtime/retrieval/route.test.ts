@@ -134,6 +134,14 @@ describe("route: unsupported requests are rejected with what is uncovered", () =
     expect(out.uncovered.map((u) => [u.kind, u.concept])).toEqual([["semanticId", "cf:sea_water_salinity"]]);
   });
 
+  it("names a requested unit of a semantic ID as the request wrote it, with its canonical code", () => {
+    const out = route(modes[0][1], { query: "wind speed", semanticIds: ["cf:wind_speed"], units: ["mph"] });
+    expect(out.rejected).toBe(true);
+    // "mph" is what the user asked for; `[mi_i]/h` is the canonical code both sides are compared in.
+    expect(out.uncovered.map((u) => [u.kind, u.concept])).toEqual([["unit", "mph"]]);
+    expect(out.uncovered[0]!.reason).toBe("no endpoint declares cf:wind_speed in mph ([mi_i]/h)");
+  });
+
   it("rejects a request no endpoint matches at all", () => {
     const out = route(modes[0][1], { query: "flight departures from Seoul" });
     expect(out.rejected).toBe(true);
