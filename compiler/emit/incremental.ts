@@ -19,19 +19,15 @@ import {
   type LockedSource,
   type Lockfile,
   parseLockfile,
-  readArtifactLayout,
   readRegularFileSync,
   sha256,
 } from "schemarouter/internal";
 import { readAnyArtifact } from "../compare/artifact-legacy.js";
 import type { LockState } from "../compare/lock-state.js";
-import { coverageOf, type SourceCoverage } from "../compile/coverage.js";
 import type { ResolvedConfig, SourceConfig } from "../config/config.js";
-import { bindingsCurrentCached, currentBindings, expectedStamps } from "./bindings.js";
-import type { CompileCache } from "./compile-cache.js";
-import { type BindingTool, bindingToolsOf } from "./router-bindings.js";
+import { currentBindings, expectedStamps } from "./bindings.js";
 import type { OutputFile } from "./write.js";
-import type { RecordView, WrittenRecord } from "./written-record.js";
+import type { RecordView } from "./written-record.js";
 
 export interface ReusableSource {
   /** The artifact file's bytes, verified against the lock entry. */
@@ -54,21 +50,37 @@ export function readPreviousLock(path: string): Lockfile | undefined {
  * otherwise undefined (the source is compiled from its document). `locked` is the source's entry in
  * the previous lockfile; `record` answers whether a binding module is what this compiler last wrote.
  */
+/**
+ * A source that can be reused at all — a local OpenAPI document, locked as OpenAPI with its artifact at
+ * `artifactPath` — as its document's location and its lock entry; undefined otherwise (everything else
+ * is resolved again on every compile).
+ */
+export function reuseCandidate(
+  config: SourceConfig,
+  locked: LockedSource | undefined,
+  artifactPath: string,
+): { readonly location: string; readonly locked: LockedSource } | undefined {
+  if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
+  if (locked === undefined || locked.kind !== "openapi" || locked.artifact.path !== artifactPath)
+    return undefined;
+  return { location: config.location, locked };
+}
+
 export async function verifyReusable(
   name: string,
   config: SourceConfig,
-  locked: LockedSource | undefined,
+  lockEntry: LockedSource | undefined,
   resolved: ResolvedConfig,
   templateText: string,
   artifactPath: string,
   record: RecordView | undefined,
 ): Promise<ReusableSource | undefined> {
-  if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
-  if (locked === undefined || locked.kind !== "openapi" || locked.artifact.path !== artifactPath)
-    return undefined;
+  const candidate = reuseCandidate(config, lockEntry, artifactPath);
+  if (candidate === undefined) return undefined;
+  const { location, locked } = candidate;
   // Whole-file synchronous reads: fs/promises reads big files in 512 KiB thread-pool round trips, which
   // for a 13 MB document is most of a no-op compile's wall time.
-  const document = readIfPresent(resolve(resolved.dir, config.location));
+  const document = readIfPresent(resolve(resolved.dir, location));
   if (document === undefined || sha256(document) !== locked.documentDigest) return undefined;
   const artifactFile = join(resolved.outDir, "artifacts", `${name}.json`);
   const artifactBytes = readIfPresent(artifactFile);
@@ -85,57 +97,8 @@ export async function verifyReusable(
   return { artifactBytes, bindings };
 }
 
-/** What a reused source contributes besides its files: all the summary and index.ts need of its artifact. */
-export interface ReuseSummary {
-  readonly coverage: SourceCoverage;
-  readonly bindingTools: readonly BindingTool[];
-}
-
-/**
- * `verifyReusable` answered from the compile cache (compile-cache.ts), on the main thread: the same
- * conditions on the same files — document digest, artifact digest and format, binding modules
- * current — but a file's digest is read from the cache when its stat identity is unchanged, and the
- * artifact's summary (format check, coverage, binding tools) is what the cache derived from bytes
- * with that digest. Undefined when the source must be compiled.
- */
-export function verifyReusableCached(
-  name: string,
-  config: SourceConfig,
-  locked: LockedSource | undefined,
-  resolved: ResolvedConfig,
-  templateText: string,
-  artifactPath: string,
-  record: WrittenRecord | undefined,
-  cache: CompileCache,
-): ReuseSummary | undefined {
-  if (record === undefined) return undefined;
-  if (config.kind !== "openapi" || isUrl(config.location)) return undefined;
-  if (locked === undefined || locked.kind !== "openapi" || locked.artifact.path !== artifactPath)
-    return undefined;
-  if (cache.digestOf(resolve(resolved.dir, config.location))?.digest !== locked.documentDigest)
-    return undefined;
-  const artifactFile = join(resolved.outDir, "artifacts", `${name}.json`);
-  const artifact = cache.digestOf(artifactFile);
-  if (artifact === undefined || artifact.digest !== locked.artifact.digest) return undefined;
-  // A pure function of the artifact's bytes: `false` when the artifact is not of the current format.
-  let summary = cache.derivedOf("artifact", artifact.digest) as ReuseSummary | false | undefined;
-  if (summary === undefined || (summary !== false && typeof summary?.coverage !== "object")) {
-    const bytes = artifact.bytes ?? readIfPresent(artifactFile);
-    if (bytes === undefined) return undefined;
-    const skeleton = isCurrentFormat(bytes) ? readArtifactLayout(bytes, artifactFile).skeleton : undefined;
-    summary =
-      skeleton === undefined
-        ? false
-        : { coverage: coverageOf(skeleton), bindingTools: bindingToolsOf(skeleton.tools) };
-    cache.setDerived("artifact", artifact.digest, summary);
-  }
-  if (summary === false) return undefined;
-  const stamps = expectedStamps(name, locked, resolved, templateText);
-  if (!bindingsCurrentCached(name, resolved, stamps, record, cache)) return undefined;
-  return summary;
-}
-
-function readIfPresent(path: string): Buffer | undefined {
+/** A regular file's bytes; undefined when it is absent or not a regular file. */
+export function readIfPresent(path: string): Buffer | undefined {
   try {
     return readRegularFileSync(path);
   } catch {
@@ -149,7 +112,7 @@ function readIfPresent(path: string): Buffer | undefined {
  * this line exists exactly in artifacts of this format version. Everything else about the file was
  * checked when it was written, and is checked again when it is loaded.
  */
-function isCurrentFormat(bytes: Buffer): boolean {
+export function isCurrentFormat(bytes: Buffer): boolean {
   return (
     bytes.toString("latin1", 0, ARTIFACT_HEAD.length) === ARTIFACT_HEAD &&
     bytes.indexOf(`\n,"formatVersion":${ARTIFACT_FORMAT_VERSION}\n`) > 0 &&
