@@ -3,7 +3,7 @@
  * import the runtime sources by relative path).
  */
 import { randomUUID } from "node:crypto";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -52,4 +52,25 @@ export function writeInto(project: TempProject, to: string, contents: string): s
   const target = join(project.dir, to);
   writeFileSync(target, contents);
   return target;
+}
+
+/**
+ * Every file under the project (path relative to it → contents in `encoding`), its config excluded:
+ * what a compile wrote, for comparing two compiles byte for byte.
+ */
+export function projectTree(
+  project: TempProject,
+  encoding: "utf8" | "base64" = "utf8",
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name !== "schemarouter.config.json")
+        out[relative(project.dir, path)] = readFileSync(path).toString(encoding);
+    }
+  };
+  walk(project.dir);
+  return out;
 }

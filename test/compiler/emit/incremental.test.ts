@@ -4,7 +4,7 @@
  * (document, config entry, runtime import, lock entry, artifact, bindings) compiles it again, and the
  * result is byte-identical to a full compile. `--check`, `--dry-run` and `--frozen` never reuse.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
@@ -14,7 +14,7 @@ import { parseClientTemplate, readClientTemplate } from "../../../compiler/emit/
 import { WrittenRecord } from "../../../compiler/emit/written-record.js";
 import { canonicalJson, digestJson, sha256 } from "../../../runtime/format/fingerprint.js";
 import { serializeLockfile } from "../../../runtime/format/lockfile.js";
-import { copyInto, type TempProject, tempProject } from "../../helpers/project.js";
+import { copyInto, projectTree, type TempProject, tempProject } from "../../helpers/project.js";
 
 const OVERLAYS = {
   endpoints: { getPetById: { fields: [{ id: "weight", path: ["weightKg"], unit: "kg" }] } },
@@ -27,20 +27,7 @@ function petstore(name = "incr"): TempProject {
   return project;
 }
 
-/** Every file under the project (path relative to it → contents), config excluded. */
-function tree(project: TempProject): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name !== "schemarouter.config.json")
-        out[relative(project.dir, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(project.dir);
-  return out;
-}
+const tree = (project: TempProject) => projectTree(project);
 
 const run = (project: TempProject, options: Partial<CompileOptions> = {}) =>
   compile({ config: project.configPath, env: {}, ...options });
