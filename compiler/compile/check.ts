@@ -74,9 +74,18 @@ export function exceedsThreshold(category: ChangeCategory, failOn: FailOn): bool
   return categoryRank(category) >= categoryRank(failOn);
 }
 
-export function formatDrift(result: DriftResult, format: ReportFormat): string {
-  if (format === "json")
-    return `${JSON.stringify({ ...result.report, documentOnly: result.documentOnly }, null, 2)}\n`;
+/**
+ * The report in `format`. JSON carries `check`'s embedding findings too (`embeddings`, one entry per
+ * drifted source, docs/runtime/embeddings.md "Checking the vectors") when the result has them.
+ */
+export function formatDrift(
+  result: DriftResult & { readonly embeddings?: readonly EmbeddingDrift[] },
+  format: ReportFormat,
+): string {
+  if (format === "json") {
+    const embeddings = result.embeddings === undefined ? {} : { embeddings: result.embeddings };
+    return `${JSON.stringify({ ...result.report, documentOnly: result.documentOnly, ...embeddings }, null, 2)}\n`;
+  }
   const body = format === "markdown" ? formatReportMarkdown(result.report) : formatReportText(result.report);
   const notes = result.documentOnly.map(
     (name) => `note: source "${name}": the document changed, but every capability contract is identical.`,

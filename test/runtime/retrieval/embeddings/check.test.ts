@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkDrift } from "../../../../compiler/compile/check.js";
+import { checkDrift, formatDrift } from "../../../../compiler/compile/check.js";
 import { compileWeather, FIXTURES, weatherProject } from "./project.js";
 
 const BROKEN = join(FIXTURES, "broken-embedders.mjs");
@@ -20,6 +20,17 @@ async function checkAfter(embedder: Record<string, unknown> | undefined, compile
     ...(embedder === undefined ? {} : { embedder }),
   });
   return (await checkDrift(project.configPath, {})).embeddings;
+}
+
+/** What `schemarouter check --json` prints for the same project. */
+async function checkJsonAfter(embedder: Record<string, unknown> | undefined) {
+  const project = weatherProject();
+  await compileWeather(project, {});
+  project.write({
+    sources: { weather: { kind: "openapi", location: join(FIXTURES, "weather-api.yaml") } },
+    ...(embedder === undefined ? {} : { embedder }),
+  });
+  return JSON.parse(formatDrift(await checkDrift(project.configPath, {}), "json"));
 }
 
 const TRIGRAM = { module: join(FIXTURES, "trigram-embedder.mjs"), model: "trigram-256" };
@@ -43,5 +54,12 @@ describe("schemarouter check with an embedder", () => {
       expect(drift[0]!.message).toContain("schemarouter compile");
     }
     expect(await checkAfter(TRIGRAM, false)).toMatchObject([{ source: "weather", reason: "absent" }]);
+  });
+
+  it("puts the findings in check --json's report", async () => {
+    expect((await checkJsonAfter(TRIGRAM)).embeddings).toEqual([]);
+    const report = await checkJsonAfter({ ...TRIGRAM, model: "trigram-512" });
+    expect(report.embeddings).toMatchObject([{ source: "weather", reason: "model" }]);
+    expect(report.category).toBe("identical");
   });
 });
