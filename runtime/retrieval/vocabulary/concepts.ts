@@ -4,12 +4,15 @@
  * "and", commas and semicolons; each need has its concept words (filler words and verbs dropped),
  * the units written in it (vocabulary/units.ts) and, per word, whether it may be an argument value
  * (a word after "for", a number, a name or code in capitals such as `ACME`, a capitalised word after
- * "in"/"at"/"from" such as `Paris`) rather than a concept.
+ * "in"/"at"/"from" such as `Paris`) rather than a concept. Frame words (vocabulary/frame-words.ts:
+ * "outside", "reading", "feels") are not concepts. A number with a unit ("ten metres down", "at 10 m")
+ * is a quantity — one value token (`10m`, as a qualifier value is written) — not a requested unit.
  */
 import { STOP_WORDS, tokenize } from "../tokenize.js";
+import { FRAME_WORDS } from "./frame-words.js";
 import { DESTRUCTIVE_VERBS, READ_VERBS, WRITE_VERBS } from "./intent.js";
 import { synonymsOf } from "./synonyms.js";
-import { findUnits } from "./units.js";
+import { findUnits, type UnitMention } from "./units.js";
 
 /** Words that say how or what to fetch, never which quantity: they never need covering. */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
@@ -142,6 +145,28 @@ const VALUE_SLOT_END: ReadonlySet<string> = new Set([
   "of",
 ]);
 
+/** Cardinal numbers written as words, with their values (a quantity "ten metres" is `10m`). */
+const NUMBER_VALUES: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  fifty: 50,
+  hundred: 100,
+  thousand: 1000,
+};
+
 /** Cardinal numbers written as words ("two integers"): quantities, hence possible values. */
 const NUMBER_WORDS: ReadonlySet<string> = new Set([
   "zero",
@@ -191,6 +216,25 @@ export interface Need {
   readonly units: readonly RequestedUnit[];
 }
 
+/** A number right before a unit mention: digits, or a number word ("ten", "a hundred"). */
+const NUMBER_BEFORE = /(?:^|[\s(])(\d+(?:\.\d+)?|\p{L}+)\s*$/u;
+
+/**
+ * The quantity a unit mention is the unit of, when a number comes right before it ("ten metres",
+ * "10 m"): its start in the text and its value token (`10m`). Only simple units (no `/`, no `.`):
+ * "10 m/s" still asks for m/s.
+ */
+function quantityAt(text: string, mention: UnitMention): { start: number; token: string } | undefined {
+  if (/[/.]/u.test(mention.code)) return undefined;
+  const before = NUMBER_BEFORE.exec(text.slice(0, mention.start));
+  if (before === null) return undefined;
+  const written = before[1]!;
+  const value = /^\d/u.test(written) ? written : NUMBER_VALUES[written.toLowerCase()];
+  if (value === undefined) return undefined;
+  const start = mention.start - before[0].length + before[0].indexOf(written);
+  return { start, token: `${value}${mention.code}`.toLowerCase() };
+}
+
 const UNKNOWN_UNIT =
   /(^|\s)in\s+((?=[^\s,;]*[/\d]|[a-z]+[A-Z])[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%/·.^*-]*)(?=[\s,;]|$)/gu;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
@@ -203,11 +247,19 @@ function isProperNoun(word: string): boolean {
 
 function needOf(text: string): Need | undefined {
   const units: RequestedUnit[] = [];
+  const quantities: RequestedConcept[] = [];
   let rest = "";
   let at = 0;
   for (const mention of findUnits(text)) {
-    units.push({ text: text.slice(mention.start, mention.end), code: mention.code });
-    rest += `${text.slice(at, mention.start)} , `;
+    const quantity = quantityAt(text, mention);
+    if (quantity !== undefined && quantity.start >= at) {
+      const written = text.slice(quantity.start, mention.end);
+      quantities.push({ text: written, tokens: [quantity.token], value: true });
+      rest += `${text.slice(at, quantity.start)} , `;
+    } else {
+      units.push({ text: text.slice(mention.start, mention.end), code: mention.code });
+      rest += `${text.slice(at, mention.start)} , `;
+    }
     at = mention.end;
   }
   rest += text.slice(at);
@@ -230,13 +282,15 @@ function needOf(text: string): Need | undefined {
     if (VALUE_SLOT_END.has(lower)) slot = false;
     const placed = PLACE_BEFORE.has(previous) && /^\p{Lu}/u.test(word);
     previous = lower;
-    if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower)) continue;
+    if (STOP_WORDS.has(lower) || FILLER_WORDS.has(lower) || FRAME_WORDS.has(lower)) continue;
     const value = slot || placed || /^\p{N}+$/u.test(word) || NUMBER_WORDS.has(lower) || isProperNoun(word);
     for (const token of tokenize(word)) {
       if (concepts.some((concept) => concept.tokens[0] === token)) continue;
       concepts.push({ text: word, tokens: [token, ...synonymsOf(token)], value });
     }
   }
+  for (const quantity of quantities)
+    if (!concepts.some((concept) => concept.tokens[0] === quantity.tokens[0])) concepts.push(quantity);
   if (concepts.length === 0 && units.length === 0) return undefined;
   return { text: text.trim(), concepts, units };
 }
