@@ -202,7 +202,25 @@ export interface RequestedConcept {
   readonly tokens: readonly string[];
   /** The word may be an argument value (after "for", a number, a name or code in capitals). */
   readonly value: boolean;
+  /**
+   * The word is a participle of a write or destructive verb used of the thing asked for ("*uploaded*
+   * files", "*deleted* issues"): it names how the thing came to be, which a read endpoint listing it
+   * need not declare (route.ts).
+   */
+  readonly participle?: boolean;
 }
+
+/** Stems of the write and destructive verbs (`upload`, `delete`). */
+const ACTION_STEMS: ReadonlySet<string> = new Set(
+  [...WRITE_VERBS, ...DESTRUCTIVE_VERBS].flatMap((verb) => tokenize(verb)),
+);
+
+/**
+ * A past participle (-ed, -en) of a write or destructive verb ("uploaded", "forgotten"); not an -ing
+ * form, which often names the thing itself ("opening price", "closing time").
+ */
+const isActionParticiple = (lower: string, token: string): boolean =>
+  /(?:ed|en)$/u.test(lower) && lower !== token && ACTION_STEMS.has(token);
 
 export interface RequestedUnit {
   readonly text: string;
@@ -286,7 +304,13 @@ function needOf(text: string): Need | undefined {
     const value = slot || placed || /^\p{N}+$/u.test(word) || NUMBER_WORDS.has(lower) || isProperNoun(word);
     for (const token of tokenize(word)) {
       if (concepts.some((concept) => concept.tokens[0] === token)) continue;
-      concepts.push({ text: word, tokens: [token, ...synonymsOf(token)], value });
+      const participle = isActionParticiple(lower, token);
+      concepts.push({
+        text: word,
+        tokens: [token, ...synonymsOf(token)],
+        value,
+        ...(participle ? { participle } : {}),
+      });
     }
   }
   for (const quantity of quantities)

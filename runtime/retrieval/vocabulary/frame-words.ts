@@ -52,6 +52,8 @@ const PLACE_ADVERBS = [
   "everywhere",
   "somewhere",
   "anywhere",
+  "site",
+  "spot",
 ];
 
 /** Adverbs and nouns of time of day that frame when, not which period a quantity sums over. */
@@ -68,6 +70,7 @@ const TIME_WORDS = [
   "soon",
   "later",
   "earlier",
+  "session",
 ];
 
 /** Adverbs of degree ("how *strongly*", "*very* top"). */
@@ -146,6 +149,7 @@ const MEASURING_NOUNS = [
   "gauges",
   "sensor",
   "sensors",
+  "content",
 ];
 
 /** Every frame word, lower case. */

@@ -178,6 +178,18 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   valuation: ["price", "value"],
   payout: ["dividend"],
   distribution: ["dividend"],
+  fell: ["precipitation"],
+  fallen: ["precipitation"],
+  stock: ["share"],
+  shares: ["share"],
+  ended: ["close"],
+  exchange: ["market"],
+  valued: ["price", "value"],
+  income: ["earnings", "yield"],
+  relative: ["ratio"],
+  top: ["surface"],
+  topmost: ["surface"],
+  uppermost: ["surface"],
 };
 
 const ABBREVIATION_STEMS = new Map<string, string>(
