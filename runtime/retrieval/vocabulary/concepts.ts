@@ -6,7 +6,8 @@
  * (a word after "for", a number, a name or code in capitals such as `ACME`, a capitalised word after
  * "in"/"at"/"from" such as `Paris`) rather than a concept. Frame words (vocabulary/frame-words.ts:
  * "outside", "reading", "feels") are not concepts. A number with a unit ("ten metres down", "at 10 m")
- * is a quantity — one value token (`10m`, as a qualifier value is written) — not a requested unit.
+ * is a stated quantity — one token (`10m`, as a qualifier value is written) that the field must
+ * declare — not a requested unit.
  */
 import { STOP_WORDS, tokenize } from "../tokenize.js";
 import { FRAME_WORDS } from "./frame-words.js";
@@ -272,7 +273,7 @@ function needOf(text: string): Need | undefined {
     const quantity = quantityAt(text, mention);
     if (quantity !== undefined && quantity.start >= at) {
       const written = text.slice(quantity.start, mention.end);
-      quantities.push({ text: written, tokens: [quantity.token], value: true });
+      quantities.push({ text: written, tokens: [quantity.token], value: false });
       rest += `${text.slice(at, quantity.start)} , `;
     } else {
       units.push({ text: text.slice(mention.start, mention.end), code: mention.code });
