@@ -3,8 +3,8 @@
  * (docs/runtime/retrieval-and-planning.md, "Unsupported requests"): the request splits into needs at
  * "and", commas and semicolons; each need has its concept words (filler words and verbs dropped),
  * the units written in it (vocabulary/units.ts) and, per word, whether it may be an argument value
- * (a word after "for", a number, a name or code in capitals such as `ACME`, a capitalised word after
- * "in"/"at"/"from" such as `Paris`) rather than a concept. Frame words (vocabulary/frame-words.ts:
+ * (a word after "for" or a spatial preposition, a number, a name or code in capitals such as `ACME`,
+ * a capitalised word after "in"/"at"/"from" such as `Paris`) rather than a concept. Frame words (vocabulary/frame-words.ts:
  * "outside", "reading", "feels") are not concepts. A number with a unit ("ten metres down", "at 10 m")
  * is a stated quantity — one token (`10m`, as a qualifier value is written) that the field must
  * declare — not a requested unit.
@@ -127,8 +127,12 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   "using",
 ]);
 
-/** Words after which an argument value follows ("for Busan"), and the words that end that slot. */
-const VALUE_SLOT_START: ReadonlySet<string> = new Set(["for"]);
+/**
+ * Words after which an argument value or a reference point follows ("for Busan", "two metres *above*
+ * the ground", "*below* the top layer"), and the words that end that slot. A reference point locates a
+ * quantity; like a value, it is a concept only when some ranked endpoint knows it.
+ */
+const VALUE_SLOT_START: ReadonlySet<string> = new Set(["for", "above", "below", "beneath", "underneath"]);
 const VALUE_SLOT_END: ReadonlySet<string> = new Set([
   "in",
   "at",

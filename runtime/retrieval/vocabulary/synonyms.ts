@@ -190,6 +190,10 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   top: ["surface"],
   topmost: ["surface"],
   uppermost: ["surface"],
+  sun: ["solar", "radiation"],
+  scattered: ["diffuse"],
+  shareholder: ["share"],
+  shareholders: ["share"],
 };
 
 const ABBREVIATION_STEMS = new Map<string, string>(

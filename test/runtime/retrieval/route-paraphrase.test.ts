@@ -55,6 +55,8 @@ describe("route(): paraphrases in general-English words", () => {
       "barometric reading",
       "barometer reading at the site",
       "how humid it feels today",
+      // A reference point after a spatial preposition is a concept only if some endpoint knows it.
+      "how warm it is two metres above the ground",
     ]) {
       const out = route(retriever, { query });
       expect(out, query).toMatchObject({ rejected: false, uncovered: [] });

@@ -147,6 +147,12 @@ describe("needs of a request: frame words, stated quantities, participles", () =
     expect(words("how sticky the weather feels today")).toEqual(["sticky", "weather"]);
     expect(words("how warm the ground is")).toEqual(["warm", "ground"]);
     expect(words("soil moisture near the station")).toEqual(["soil", "moisture", "station"]);
+    const [above] = needsOf("how warm it is two metres above the ground");
+    expect(above!.concepts.map((c) => [c.text, c.value])).toEqual([
+      ["warm", false],
+      ["ground", true],
+      ["two metres", false],
+    ]);
   });
 
   it("reads a number with a simple unit as one quantity token, and 'in <unit>' as a requested unit", () => {
