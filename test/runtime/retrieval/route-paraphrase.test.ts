@@ -17,7 +17,11 @@ const weather = (name: string, height: string) =>
         description: "Get weather data for a location.",
         parameters: [param("location", true)],
         fields: [
-          field("temperature", { semanticId: "cf:air_temperature", unit: "degC", qualifiers: { height: "2m" } }),
+          field("temperature", {
+            semanticId: "cf:air_temperature",
+            unit: "degC",
+            qualifiers: { height: "2m" },
+          }),
           field("wind_speed", { semanticId: "cf:wind_speed", unit: "m/s", qualifiers: { height } }),
           field("humidity", { semanticId: "cf:relative_humidity", unit: "%" }),
           field("pressure", { semanticId: "cf:air_pressure", unit: "hPa" }),
@@ -70,21 +74,24 @@ describe("route(): paraphrases in general-English words", () => {
     }
   });
 
-  it.each(modes)("reads a number with a unit as a quantity the field must declare (%s mode)", (_m, retriever) => {
-    expect(routes(route(retriever, { query: "wind speed ten metres up" }))).toEqual(["low_winds.get_data"]);
-    expect(routes(route(retriever, { query: "how fast the gale is 100 metres up" }))).toEqual([
-      "high_winds.get_data",
-    ]);
-    // A stated quantity no field declares is a gap, as "at 50m height" is.
-    const fifty = route(retriever, { query: "wind speed 50 metres up" });
-    expect(fifty).toMatchObject({ rejected: true, uncovered: [{ concept: "50 metres" }] });
-    // "in metres per second" still asks for a unit, and one no field offers is still a gap.
-    expect(route(retriever, { query: "wind speed in metres per second" }).rejected).toBe(false);
-    expect(route(retriever, { query: "wind speed in knots" })).toMatchObject({
-      rejected: true,
-      uncovered: [{ kind: "unit", concept: "knots" }],
-    });
-  });
+  it.each(modes)(
+    "reads a number with a unit as a quantity the field must declare (%s mode)",
+    (_m, retriever) => {
+      expect(routes(route(retriever, { query: "wind speed ten metres up" }))).toEqual(["low_winds.get_data"]);
+      expect(routes(route(retriever, { query: "how fast the gale is 100 metres up" }))).toEqual([
+        "high_winds.get_data",
+      ]);
+      // A stated quantity no field declares is a gap, as "at 50m height" is.
+      const fifty = route(retriever, { query: "wind speed 50 metres up" });
+      expect(fifty).toMatchObject({ rejected: true, uncovered: [{ concept: "50 metres" }] });
+      // "in metres per second" still asks for a unit, and one no field offers is still a gap.
+      expect(route(retriever, { query: "wind speed in metres per second" }).rejected).toBe(false);
+      expect(route(retriever, { query: "wind speed in knots" })).toMatchObject({
+        rejected: true,
+        uncovered: [{ kind: "unit", concept: "knots" }],
+      });
+    },
+  );
 
   it("still rejects a medium, a place or a quantity no endpoint declares, naming it", () => {
     expect(route(modes[0][1], { query: "soil moisture" })).toMatchObject({

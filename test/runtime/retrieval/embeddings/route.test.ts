@@ -62,7 +62,12 @@ describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
   });
 
   it("keeps near-domain concepts the contracts lack rejected at the default threshold", async () => {
-    for (const query of ["soil moisture at 10 cm depth", "wind direction", "sea water salinity", "soil water"]) {
+    for (const query of [
+      "soil moisture at 10 cm depth",
+      "wind direction",
+      "sea water salinity",
+      "soil water",
+    ]) {
       const before = lexical(query);
       expect(before.rejected).toBe(true);
       const result = await router.routeWithEmbeddings({ query });
@@ -70,10 +75,7 @@ describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
       expect(result.uncovered).toEqual(before.uncovered);
     }
     // The threshold is what holds the line: at 0.5 the model puts soil water on precipitation.
-    const loose = await router.routeWithEmbeddings(
-      { query: "soil water" },
-      { minFieldSimilarity: 0.5 },
-    );
+    const loose = await router.routeWithEmbeddings({ query: "soil water" }, { minFieldSimilarity: 0.5 });
     expect(loose.rejected).toBe(false);
     expect(loose.candidates[0]?.embedding.origin).toBe("embedding");
   });
