@@ -133,8 +133,6 @@ const LIGHT_VERBS = [
   "was",
   "were",
   "be",
-  "it",
-  "its",
 ];
 
 /** Nouns for the act or instrument of measuring, not for what is measured. */

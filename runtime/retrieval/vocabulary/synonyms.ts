@@ -183,6 +183,7 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   stock: ["share"],
   shares: ["share"],
   ended: ["close"],
+  shut: ["close"],
   exchange: ["market"],
   valued: ["price", "value"],
   income: ["earnings", "yield"],
