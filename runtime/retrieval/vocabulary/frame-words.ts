@@ -31,14 +31,14 @@ const PREPOSITIONS = [
   "off",
 ];
 
-/** Adverbs (and adverbial adjectives) of place and direction. */
+/**
+ * Adverbs (and adverbial adjectives) of place and direction. Not "indoors", "inside": indoor values are
+ * quantities of their own (an indoor air temperature is not the weather's), so they stay concepts.
+ */
 const PLACE_ADVERBS = [
   "outside",
   "outdoors",
   "outdoor",
-  "indoors",
-  "indoor",
-  "inside",
   "nearby",
   "overhead",
   "offshore",

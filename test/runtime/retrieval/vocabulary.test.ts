@@ -146,6 +146,7 @@ describe("needs of a request: frame words, stated quantities, participles", () =
     expect(words("barometric reading")).toEqual(["barometric"]);
     expect(words("how sticky the weather feels today")).toEqual(["sticky", "weather"]);
     expect(words("how warm the ground is")).toEqual(["warm", "ground"]);
+    expect(words("indoor temperature inside")).toEqual(["indoor", "temperature", "inside"]);
     expect(words("soil moisture near the station")).toEqual(["soil", "moisture", "station"]);
     const [above] = needsOf("how warm it is two metres above the ground");
     expect(above!.concepts.map((c) => [c.text, c.value])).toEqual([
