@@ -59,6 +59,8 @@ export interface RouteResult {
 
 /** Tokens of an endpoint, split by where they come from. */
 interface EntryTerms {
+  /** The endpoint only reads. */
+  readonly reads: boolean;
   readonly all: ReadonlySet<string>;
   /** Everything except field units, dimensions and qualifiers. */
   readonly plain: ReadonlySet<string>;
@@ -103,7 +105,7 @@ function termsOf(entry: EndpointOfTool): EntryTerms {
     }
   }
   for (const token of plain) all.add(token);
-  const made = { all, plain, fields };
+  const made = { reads: endpoint.effect === "read", all, plain, fields };
   TERMS.set(endpoint, made);
   return made;
 }
@@ -211,6 +213,8 @@ function textGaps(
     }
     // An argument value ("for Busan") that no ranked endpoint knows is not a concept.
     if (concept.value && !concept.tokens.some((t) => known.has(t))) return;
+    // "uploaded files": a read endpoint lists them without naming the upload.
+    if (concept.participle === true && terms.reads) return;
     counted++;
     gaps.push({
       concept: concept.text,
@@ -438,7 +442,7 @@ function coverageOf(
   return { covers, rejected, uncovered, reason };
 }
 
-const EMPTY_TERMS: EntryTerms = { all: new Set(), plain: new Set(), fields: [] };
+const EMPTY_TERMS: EntryTerms = { reads: false, all: new Set(), plain: new Set(), fields: [] };
 
 /** One need of a request with the request that ranks it on its own. */
 interface Group {

@@ -92,7 +92,7 @@ describe("stemming and word vocabularies", () => {
   it("maps description-level words to the quantity they describe", () => {
     expect(synonymsOf(stem("warm"))).toContain(stem("temperature"));
     expect(synonymsOf(stem("cost"))).toContain(stem("price"));
-    expect(synonymsOf(stem("heavy"))).toEqual([stem("weight"), stem("mass")]);
+    expect(synonymsOf(stem("heavy"))).toEqual([stem("weight"), stem("mass"), stem("density")]);
     expect(synonymsOf(stem("repository"))).toEqual([]);
   });
 });
@@ -135,5 +135,65 @@ describe("needs of a request", () => {
       ["gap", false],
       ["PBE", true],
     ]);
+  });
+});
+
+describe("needs of a request: frame words, stated quantities, participles", () => {
+  it("drops frame words (place, time, degree, light verbs, measuring nouns) but keeps media and places", () => {
+    const words = (query: string) => needsOf(query).flatMap((n) => n.concepts.map((c) => c.text));
+    expect(words("how warm it is outside")).toEqual(["warm"]);
+    expect(words("how cold it gets outdoors at night")).toEqual(["cold"]);
+    expect(words("barometric reading")).toEqual(["barometric"]);
+    expect(words("how sticky the weather feels today")).toEqual(["sticky", "weather"]);
+    expect(words("how warm the ground is")).toEqual(["warm", "ground"]);
+    expect(words("indoor temperature inside")).toEqual(["indoor", "temperature", "inside"]);
+    expect(words("soil moisture near the station")).toEqual(["soil", "moisture", "station"]);
+    const [above] = needsOf("how warm it is two metres above the ground");
+    expect(above!.concepts.map((c) => [c.text, c.value])).toEqual([
+      ["warm", false],
+      ["ground", true],
+      ["two metres", false],
+    ]);
+  });
+
+  it("reads a number with a simple unit as one quantity token, and 'in <unit>' as a requested unit", () => {
+    const [up] = needsOf("wind speed ten metres above the ground");
+    expect(up!.units).toEqual([]);
+    expect(up!.concepts.find((c) => c.text === "ten metres")).toEqual({
+      text: "ten metres",
+      tokens: ["10m"],
+      value: false,
+    });
+    const [spaced] = needsOf("wind speed at 10 m height");
+    expect(spaced!.concepts.map((c) => c.tokens[0])).toContain("10m");
+    expect(needsOf("wind speed in metres")[0]!.units).toEqual([{ text: "metres", code: "m" }]);
+    // A rate with a number still names the unit wanted.
+    expect(needsOf("wind over 10 m/s")[0]!.units).toEqual([{ text: "m/s", code: "m/s" }]);
+  });
+
+  it("marks past participles of write and destructive verbs, not -ing forms that name a thing", () => {
+    const flag = (query: string) => needsOf(query)[0]!.concepts.map((c) => [c.text, c.participle === true]);
+    expect(flag("list uploaded files")).toEqual([
+      ["uploaded", true],
+      ["files", false],
+    ]);
+    expect(flag("deleted issues")).toEqual([
+      ["deleted", true],
+      ["issues", false],
+    ]);
+    expect(flag("opening price")).toEqual([
+      ["opening", false],
+      ["price", false],
+    ]);
+  });
+
+  it("maps general-English words to the quantity they describe (WordNet-sourced list)", () => {
+    expect(synonymsOf(stem("damp"))).toEqual([stem("humidity")]);
+    expect(synonymsOf(stem("barometer"))).toEqual([stem("pressure")]);
+    expect(synonymsOf(stem("swells"))).toEqual([stem("wave")]);
+    expect(synonymsOf(stem("magnetised"))).toEqual([stem("magnetization")]);
+    // A hyponym that is a quantity of its own is not folded into its hypernym.
+    expect(synonymsOf(stem("snowfall"))).toEqual([]);
+    expect(synonymsOf(stem("gust"))).toEqual([]);
   });
 });

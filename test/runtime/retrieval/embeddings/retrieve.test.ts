@@ -40,9 +40,10 @@ const load = () =>
 describe("retrieveWithEmbeddings", () => {
   it("adds the endpoint a paraphrase means when lexical scoring finds nothing", async () => {
     const router = await load();
-    // "damp" is in no declared field and in none of the runtime's local vocabularies
-    // (runtime/retrieval/vocabulary/synonyms.ts knows "warm" → temperature, so that one is lexical now).
-    const request = { query: "how damp is it outside" };
+    // "humidish" is in no declared field and in none of the runtime's local vocabularies
+    // (runtime/retrieval/vocabulary/synonyms.ts knows "warm" → temperature and "damp" → humidity, so
+    // those are lexical now).
+    const request = { query: "how humidish is it outside" };
     expect(router.retrieve(request)).toEqual([]);
     const [first, ...rest] = await router.retrieveWithEmbeddings(request);
     expect(first).toMatchObject({
@@ -100,7 +101,7 @@ describe("mapping free text onto declared fields with ModelQueryAnalyzer", () =>
     const analyzer = new ModelQueryAnalyzer(router.registry, model, {
       offer: (request, k) => router.retrieveWithEmbeddings(request, { k }),
     });
-    const request = { query: "how damp is it at st-1" };
+    const request = { query: "how humidish is it at st-1" };
     expect(router.retrieve(request, { k: 8 }).map((c) => c.route)).not.toContain("weather.getObservation");
     const proposal = await analyzer.analyze(request);
     expect(proposal).toMatchObject({ route: "weather.getObservation", fields: ["humidity"], dropped: [] });

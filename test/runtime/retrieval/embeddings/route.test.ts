@@ -45,9 +45,9 @@ afterAll(() => router?.close());
 
 describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
   it("covers a need lexical coverage rejects with the field its vector is near", async () => {
-    expect(lexical("humidness")).toMatchObject({ rejected: true, uncovered: [{ concept: "humidness" }] });
-    const result = await router.routeWithEmbeddings({ query: "humidness" });
-    expect(result).toMatchObject({ rejected: false, uncovered: [], coveredByEmbedding: ["humidness"] });
+    expect(lexical("humidifying")).toMatchObject({ rejected: true, uncovered: [{ concept: "humidifying" }] });
+    const result = await router.routeWithEmbeddings({ query: "humidifying" });
+    expect(result).toMatchObject({ rejected: false, uncovered: [], coveredByEmbedding: ["humidifying"] });
     const [first] = result.candidates;
     expect(first).toMatchObject({
       route: "weather.getObservation",
@@ -62,18 +62,20 @@ describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
   });
 
   it("keeps near-domain concepts the contracts lack rejected at the default threshold", async () => {
-    for (const query of ["soil moisture at 10 cm depth", "wind direction", "sea water salinity"]) {
+    for (const query of [
+      "soil moisture at 10 cm depth",
+      "wind direction",
+      "sea water salinity",
+      "soil water",
+    ]) {
       const before = lexical(query);
       expect(before.rejected).toBe(true);
       const result = await router.routeWithEmbeddings({ query });
       expect(result).toMatchObject({ rejected: true, candidates: [], coveredByEmbedding: [] });
       expect(result.uncovered).toEqual(before.uncovered);
     }
-    // The threshold is what holds the line: at 0.5 the model puts soil moisture on precipitation.
-    const loose = await router.routeWithEmbeddings(
-      { query: "soil moisture at 10 cm depth" },
-      { minFieldSimilarity: 0.5 },
-    );
+    // The threshold is what holds the line: at 0.5 the model puts soil water on precipitation.
+    const loose = await router.routeWithEmbeddings({ query: "soil water" }, { minFieldSimilarity: 0.5 });
     expect(loose.rejected).toBe(false);
     expect(loose.candidates[0]?.embedding.origin).toBe("embedding");
   });
@@ -81,7 +83,7 @@ describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
   // A unit or qualifier gap stays rejected: route-property.test.ts (this fixture declares no units).
   it("never covers a need with an endpoint whose effect the request excludes", async () => {
     const effect = await router.routeWithEmbeddings(
-      { query: "humidness", effects: ["write"] },
+      { query: "humidifying", effects: ["write"] },
       { minFieldSimilarity: -0.5 },
     );
     expect(effect.candidates.every((c) => c.effect === "write")).toBe(true);
@@ -100,7 +102,7 @@ describe("routeWithEmbeddings with the Universal Sentence Encoder", () => {
   it("refuses a bad threshold before calling the embedder", async () => {
     const before = calls.length;
     await expect(
-      router.routeWithEmbeddings({ query: "humidness" }, { minFieldSimilarity: 2 }),
+      router.routeWithEmbeddings({ query: "humidifying" }, { minFieldSimilarity: 2 }),
     ).rejects.toMatchObject({ code: "INVALID_RETRIEVAL_REQUEST", details: { field: "minFieldSimilarity" } });
     expect(calls.length).toBe(before);
   });
