@@ -21,7 +21,7 @@ type FormatsModule = { fullFormats: Record<string, unknown> };
 /** Longest string the `regex` format compiles (it builds a RegExp from the value). */
 const MAX_REGEX_FORMAT_LENGTH = 4096;
 
-type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
+export type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
 
 /**
  * The format definitions, built once per thread: compiling the RE2 expressions took longer than the
@@ -31,8 +31,16 @@ type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
 let linearFormats: ReadonlyMap<string, FormatDefinition> | undefined;
 
 export function addLinearFormats(ajv: Ajv2020): void {
+  for (const [name, format] of linearFormatDefinitions()) ajv.addFormat(name, format);
+}
+
+/**
+ * The format definitions addLinearFormats gives ajv, by name (the compiler's example check applies
+ * them the way ajv does; docs/sources/openapi-overlays.md, "Examples checked at compile").
+ */
+export function linearFormatDefinitions(): ReadonlyMap<string, FormatDefinition> {
   linearFormats ??= buildLinearFormats();
-  for (const [name, format] of linearFormats) ajv.addFormat(name, format);
+  return linearFormats;
 }
 
 function buildLinearFormats(): ReadonlyMap<string, FormatDefinition> {
@@ -108,26 +116,31 @@ export function addLinearUniqueItems(ajv: Ajv2020): void {
     schemaType: "boolean",
     errors: true,
     validate: function uniqueItems(this: unknown, unique: boolean, data: readonly unknown[]): boolean {
-      if (!unique || data.length < 2) return true;
-      const seen = new Set<string>();
-      for (let index = 0; index < data.length; index++) {
-        const item = data[index];
-        const key = safeCanonical(item);
-        if (seen.has(key)) {
-          (uniqueItems as { errors?: unknown[] }).errors = [
-            {
-              keyword: "uniqueItems",
-              message: `must NOT have duplicate items (item ${index})`,
-              params: { i: index },
-            },
-          ];
-          return false;
-        }
-        seen.add(key);
-      }
-      return true;
+      if (!unique) return true;
+      const index = firstDuplicateItem(data);
+      if (index === undefined) return true;
+      (uniqueItems as { errors?: unknown[] }).errors = [
+        {
+          keyword: "uniqueItems",
+          message: `must NOT have duplicate items (item ${index})`,
+          params: { i: index },
+        },
+      ];
+      return false;
     },
   });
+}
+
+/** The index of the first item equal (as JSON) to an earlier one, or undefined when all are unique. */
+export function firstDuplicateItem(data: readonly unknown[]): number | undefined {
+  if (data.length < 2) return undefined;
+  const seen = new Set<string>();
+  for (let index = 0; index < data.length; index++) {
+    const key = safeCanonical(data[index]);
+    if (seen.has(key)) return index;
+    seen.add(key);
+  }
+  return undefined;
 }
 
 /** Canonical JSON, or a marker no other item can have when the item is not JSON (e.g. a lone surrogate). */
