@@ -25,8 +25,8 @@ export type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
 
 /**
  * The format definitions, built once per thread: compiling the RE2 expressions took longer than the
- * rest of creating a validator (the compiler creates one per source). The definitions hold no state
- * of their own, so every ajv instance of the thread shares them.
+ * rest of creating a validator (the compiler creates one per source), so each is compiled on its
+ * first use. The definitions hold no other state, so every ajv instance of the thread shares them.
  */
 let linearFormats: ReadonlyMap<string, FormatDefinition> | undefined;
 
@@ -48,9 +48,13 @@ function buildLinearFormats(): ReadonlyMap<string, FormatDefinition> {
   const { fullFormats } = require("ajv-formats/dist/formats") as FormatsModule;
   const { RE2JS } = require("re2js") as Re2Module;
   const formats = new Map<string, FormatDefinition>();
+  // Each expression is compiled on its first use: most schemas use a few formats, if any.
   const linear = (source: string, flags: string): FormatValidator => {
-    const compiled = RE2JS.compile(source, flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0);
-    return (value) => compiled.matches(value);
+    let compiled: ReturnType<typeof RE2JS.compile> | undefined;
+    return (value) => {
+      compiled ??= RE2JS.compile(source, flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0);
+      return compiled.matches(value);
+    };
   };
   for (const [name, format] of Object.entries(fullFormats)) {
     const regex = format instanceof RegExp ? format : undefined;
