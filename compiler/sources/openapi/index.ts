@@ -45,7 +45,9 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
         : undefined;
     let refs: { get(ref: string): unknown };
     try {
-      refs = await new $RefParser().resolve(structuredClone(doc), { resolve: { external: false } });
+      // Not a copy: resolving local references (no `set`, no dereferencing) reads the document only,
+      // and the adapter reads it the same way (copying it cost as much as converting its schemas).
+      refs = await new $RefParser().resolve(doc, { resolve: { external: false } });
     } catch (error) {
       throw new SourceError(
         name,
