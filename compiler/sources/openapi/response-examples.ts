@@ -99,6 +99,12 @@ export function checkResponseExamples(
   for (const example of examples) {
     if (reported.has(example.pointer)) continue;
     if (quick?.accepts(example.schema, example.value) === true) continue;
+    const known = quick?.rootTypeMismatch(example.schema, example.value);
+    if (known !== undefined) {
+      reported.add(example.pointer);
+      report(mismatch(example.pointer, known));
+      continue;
+    }
     if (ajv === undefined) {
       // Not inlining references: a large shared definition is compiled into one function, not into each user.
       ajv = createAjv({ inlineRefs: false });
@@ -125,14 +131,18 @@ export function checkResponseExamples(
     }
     if (validate(example.value)) continue;
     reported.add(example.pointer);
-    const first = toViolation(validate.errors![0]!);
-    report({
-      pointer: example.pointer,
-      construct: "example-mismatch",
-      level: "partial",
-      message: `this response example does not satisfy the response schema (${first.message}); a response like it is refused at run time. If the example is right, fix the schema with an OpenAPI overlay (specOverlays).`,
-    });
+    report(mismatch(example.pointer, toViolation(validate.errors![0]!).message));
   }
+}
+
+/** The finding for an example the response schema refuses (`violation`: the first error, worded). */
+function mismatch(pointer: string, violation: string): CompatibilityIssue {
+  return {
+    pointer,
+    construct: "example-mismatch",
+    level: "partial",
+    message: `this response example does not satisfy the response schema (${violation}); a response like it is refused at run time. If the example is right, fix the schema with an OpenAPI overlay (specOverlays).`,
+  };
 }
 
 const ROOT_ID = "urn:schemarouter:response-examples";

@@ -132,6 +132,40 @@ export const IGNORED: ReadonlySet<string> = new Set([
   "writeOnly",
 ]);
 
+/**
+ * The typed rule groups of ajv's `RULES.rules` (the JSON type each group applies to) and the keywords
+ * in each. A keyword of no group (`$ref`, `enum`, `allOf`, …) runs before every group.
+ */
+export const AJV_TYPED_GROUPS: Readonly<Record<"number" | "string" | "array" | "object", readonly string[]>> =
+  {
+    number: ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf", "format"],
+    string: ["maxLength", "minLength", "pattern", "format"],
+    array: [
+      "maxItems",
+      "minItems",
+      "prefixItems",
+      "items",
+      "contains",
+      "maxContains",
+      "minContains",
+      "unevaluatedItems",
+      "uniqueItems",
+    ],
+    object: [
+      "maxProperties",
+      "minProperties",
+      "required",
+      "propertyNames",
+      "additionalProperties",
+      "dependencies",
+      "properties",
+      "patternProperties",
+      "dependentRequired",
+      "dependentSchemas",
+      "unevaluatedProperties",
+    ],
+  };
+
 const KNOWN: ReadonlySet<string> = new Set([...AJV_RULE_KEYWORDS, ...AJV_SILENT_KEYWORDS]);
 
 /** Whether ajv knows `keyword` at all (with `strict: false` it ignores every keyword it does not know). */

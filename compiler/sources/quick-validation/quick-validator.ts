@@ -1,14 +1,15 @@
 /**
  * The example check's quick path (docs/sources/openapi-overlays.md, "Examples checked at compile"):
  * says "valid" for an example only where ajv, compiling the same schema with the runtime's settings,
- * would compile it and accept the example. Every other example (a mismatch, a schema outside the
- * subset, a root ajv could refuse to add) is judged by ajv itself, which also writes the finding, so
- * the compatibility report is byte-identical either way, and ajv generates code only for the schemas
- * it is asked about. test/compiler/sources/quick-validation/differential.test.ts compares the two.
+ * would compile it and accept the example, or words ajv's first error where it is the root's type
+ * (type-mismatch.ts). Every other example (another mismatch, a schema outside the subset, a root ajv
+ * could refuse to add) is judged by ajv itself, which also words the finding, so the compatibility
+ * report is byte-identical either way, and ajv generates code only for the schemas it is asked about. test/compiler/sources/quick-validation/differential.test.ts compares the two.
  */
 import type { JsonSchema } from "schemarouter/internal";
 import { evaluate } from "./evaluate.js";
 import { PatternMatchers, SchemaSubset } from "./subset.js";
+import { rootTypeMismatch } from "./type-mismatch.js";
 
 /** Keys by which ajv identifies schemas when the root is added (`addSchema` refuses duplicates). */
 const IDENTIFYING_KEYS: ReadonlySet<string> = new Set(["$id", "$anchor", "$dynamicAnchor"]);
@@ -29,6 +30,15 @@ export class QuickValidator {
    */
   static over(defs: Readonly<Record<string, JsonSchema>>): QuickValidator | undefined {
     return Object.values(defs).some(identifies) ? undefined : new QuickValidator(defs);
+  }
+
+  /**
+   * The message of ajv's first error when it would compile `schema` and refuse `value` by its root
+   * type (type-mismatch.ts); undefined means "ask ajv".
+   */
+  rootTypeMismatch(schema: JsonSchema, value: unknown): string | undefined {
+    if (typeof schema === "boolean" || this.judged.get(schema) !== true) return undefined;
+    return rootTypeMismatch(schema, value, this.defs);
   }
 
   /** True only when ajv would compile `schema` and accept `value`; false means "ask ajv". */

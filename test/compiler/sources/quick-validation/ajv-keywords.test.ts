@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   AJV_RULE_KEYWORDS,
   AJV_SILENT_KEYWORDS,
+  AJV_TYPED_GROUPS,
   EVALUATED,
   IGNORED,
 } from "../../../../compiler/sources/quick-validation/ajv-keywords.js";
@@ -23,6 +24,14 @@ describe("ajv keyword lists", () => {
 
   it("lists every keyword ajv knows without evaluating it", () => {
     expect([...AJV_SILENT_KEYWORDS].sort()).toEqual(known.filter((keyword) => !rules.includes(keyword)));
+  });
+
+  it("lists ajv's typed rule groups in its order, each with its keywords", () => {
+    const groups = ajv.RULES.rules
+      .filter((group) => group.type !== undefined)
+      .map((group) => [group.type, group.rules.map((rule) => rule.keyword)]);
+    expect(groups).toEqual(Object.entries(AJV_TYPED_GROUPS));
+    expect(ajv.RULES.post.rules).toEqual([]);
   });
 
   it("evaluates or ignores only keywords ajv knows", () => {
