@@ -4,6 +4,7 @@
  * rules. Not public API: it may change in any release, and the compiler pins this package's exact
  * version. Applications import `schemarouter` and its documented subpaths (docs/reference/exports.md).
  */
+export * from "./boundary/formats.js";
 export * from "./boundary/projection.js";
 export * from "./boundary/regexp.js";
 export * from "./boundary/validation.js";

@@ -282,16 +282,20 @@ async function runJobs(
     );
   let stopped = false;
   let done = doneBefore;
-  const run = async (job: SourceJob, onWorker: boolean, recycle = false) => {
+  /** Compiles one job (reproducing a worker's refusal here, so the error thrown is the adapter's own). */
+  const obtain = async (job: SourceJob, onWorker: boolean, recycle = false): Promise<SourceOutcome> => {
     options.onProgress?.({ source: job.name, phase: "start", done, total });
     let outcome = onWorker && pool !== undefined ? await viaPool(pool, job, recycle) : await inProcess(job);
-    // A refusal seen in a worker is reproduced here, so the error thrown is the adapter's own.
     if (
       outcome === undefined ||
       (outcome.kind === "refused" && outcome.error === undefined && !options.keepGoing)
     )
       outcome = await inProcess(job);
     if (outcome.kind === "refused" && options.keepGoing !== true) stopped = true;
+    return outcome;
+  };
+  /** Hands one job's outcome to the compile (its files to the sink). */
+  const settle = async (job: SourceJob, outcome: SourceOutcome) => {
     await onOutcome(outcome);
     done++;
     options.onProgress?.({
@@ -306,23 +310,48 @@ async function runJobs(
   };
   const lanes: Promise<void>[] = [];
   const lane = async (queue: readonly SourceJob[]) => {
-    for (let next = 0; !stopped && next < queue.length; next++) await run(queue[next]!, false);
+    for (let next = 0; !stopped && next < queue.length; next++) {
+      const job = queue[next]!;
+      await settle(job, await obtain(job, false));
+    }
   };
   if (pool === undefined) lanes.push(lane(jobs));
   else {
     const queue = new JobQueue(pooled, setting.config);
+    // A worker takes its next job as soon as it has replied; the main thread hands the previous
+    // outcome to the sink meanwhile (one outcome per lane at a time; after a heavy document, first).
     const worker = async () => {
-      for (
-        let entry = await queue.take(() => stopped);
-        entry !== undefined;
-        entry = await queue.take(() => stopped)
-      ) {
-        try {
-          await run(entry.job, true, entry.heavy);
-        } finally {
-          queue.finished(entry);
+      let handing: Promise<void> = Promise.resolve();
+      let failure: { error: unknown } | undefined;
+      try {
+        for (
+          let entry = await queue.take(() => stopped || failure !== undefined);
+          entry !== undefined;
+          entry = await queue.take(() => stopped || failure !== undefined)
+        ) {
+          let outcome: SourceOutcome;
+          try {
+            outcome = await obtain(entry.job, true, entry.heavy);
+          } finally {
+            queue.finished(entry);
+          }
+          // The previous outcome is handed over before this one, and this one before the next job's.
+          await handing;
+          const job = entry.job;
+          handing =
+            failure !== undefined
+              ? Promise.resolve()
+              : settle(job, outcome).catch((error: unknown) => {
+                  failure ??= { error };
+                  stopped = true;
+                });
+          if (entry.heavy) await handing;
         }
+      } finally {
+        // Nothing of this lane is still being handed over when the compile commits or discards.
+        await handing;
       }
+      if (failure !== undefined) throw failure.error;
     };
     for (let i = 0; i < pool.size; i++)
       lanes.push(

@@ -18,11 +18,10 @@ export async function resolveSource(
   config: SourceConfig,
   context: SourceContext,
 ): Promise<SourceResult> {
-  // Imported here, not at the top: a compile that reuses every source never loads an adapter.
-  const { ADAPTERS } = await import("../sources/index.js");
-  const adapter = ADAPTERS[config.kind] as {
-    resolve(name: string, config: SourceConfig, context: SourceContext): Promise<SourceResult>;
-  };
+  // Loaded here, by kind: a compile that reuses every source never loads an adapter, and one of
+  // OpenAPI documents only the OpenAPI adapter.
+  const { loadAdapter } = await import("../sources/adapter-loaders.js");
+  const adapter = await loadAdapter(config.kind);
   const result = await adapter.resolve(name, config, context);
   const tools = applyProvider(
     name,

@@ -74,6 +74,9 @@ export async function currentBindings(
 ): Promise<OutputFile[] | undefined> {
   if (record === undefined) return undefined;
   const paths = bindingPaths(config.outDir, name);
+  // A module the record has no entry for is never reused: nothing to read (a cold compile reads nothing).
+  if (!record.knows(paths.declarations) || !record.knows(paths.types) || !record.knows(paths.client))
+    return undefined;
   const [declarations, types, client] = await Promise.all(
     [paths.declarations, paths.types, paths.client].map((path) => readFile(path).catch(() => undefined)),
   );

@@ -17,6 +17,8 @@ const RECORD_VERSION = 1;
 /** What reuse needs of a record: whether some bytes are what this compiler last wrote at a path. */
 export interface RecordView {
   holds(path: string, bytes: Uint8Array): boolean;
+  /** Whether the record has an entry for `path` at all (without one, `holds` is false for any bytes). */
+  knows(path: string): boolean;
 }
 
 /**
@@ -24,7 +26,10 @@ export interface RecordView {
  * (compile/source-worker.ts) with the job it belongs to.
  */
 export function recordEntries(entries: Readonly<Record<string, string>>): RecordView {
-  return { holds: (path, bytes) => entries[path] !== undefined && entries[path] === sha256(bytes) };
+  return {
+    holds: (path, bytes) => entries[path] !== undefined && entries[path] === sha256(bytes),
+    knows: (path) => entries[path] !== undefined,
+  };
 }
 
 export class WrittenRecord implements RecordView {
@@ -51,6 +56,10 @@ export class WrittenRecord implements RecordView {
   holds(path: string, bytes: Uint8Array): boolean {
     const digest = this.digests.get(this.key(path));
     return digest !== undefined && digest === sha256(bytes);
+  }
+
+  knows(path: string): boolean {
+    return this.digests.has(this.key(path));
   }
 
   /** The digest recorded for the file at `path` (absolute), if any. */

@@ -21,18 +21,26 @@ type FormatsModule = { fullFormats: Record<string, unknown> };
 /** Longest string the `regex` format compiles (it builds a RegExp from the value). */
 const MAX_REGEX_FORMAT_LENGTH = 4096;
 
-type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
+export type FormatDefinition = Parameters<Ajv2020["addFormat"]>[1];
 
 /**
  * The format definitions, built once per thread: compiling the RE2 expressions took longer than the
- * rest of creating a validator (the compiler creates one per source). The definitions hold no state
- * of their own, so every ajv instance of the thread shares them.
+ * rest of creating a validator (the compiler creates one per source), so each is compiled on its
+ * first use. The definitions hold no other state, so every ajv instance of the thread shares them.
  */
 let linearFormats: ReadonlyMap<string, FormatDefinition> | undefined;
 
 export function addLinearFormats(ajv: Ajv2020): void {
+  for (const [name, format] of linearFormatDefinitions()) ajv.addFormat(name, format);
+}
+
+/**
+ * The format definitions addLinearFormats gives ajv, by name (the compiler's example check applies
+ * them the way ajv does; docs/sources/openapi-overlays.md, "Examples checked at compile").
+ */
+export function linearFormatDefinitions(): ReadonlyMap<string, FormatDefinition> {
   linearFormats ??= buildLinearFormats();
-  for (const [name, format] of linearFormats) ajv.addFormat(name, format);
+  return linearFormats;
 }
 
 function buildLinearFormats(): ReadonlyMap<string, FormatDefinition> {
@@ -40,9 +48,13 @@ function buildLinearFormats(): ReadonlyMap<string, FormatDefinition> {
   const { fullFormats } = require("ajv-formats/dist/formats") as FormatsModule;
   const { RE2JS } = require("re2js") as Re2Module;
   const formats = new Map<string, FormatDefinition>();
+  // Each expression is compiled on its first use: most schemas use a few formats, if any.
   const linear = (source: string, flags: string): FormatValidator => {
-    const compiled = RE2JS.compile(source, flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0);
-    return (value) => compiled.matches(value);
+    let compiled: ReturnType<typeof RE2JS.compile> | undefined;
+    return (value) => {
+      compiled ??= RE2JS.compile(source, flags.includes("i") ? RE2JS.CASE_INSENSITIVE : 0);
+      return compiled.matches(value);
+    };
   };
   for (const [name, format] of Object.entries(fullFormats)) {
     const regex = format instanceof RegExp ? format : undefined;
@@ -108,26 +120,31 @@ export function addLinearUniqueItems(ajv: Ajv2020): void {
     schemaType: "boolean",
     errors: true,
     validate: function uniqueItems(this: unknown, unique: boolean, data: readonly unknown[]): boolean {
-      if (!unique || data.length < 2) return true;
-      const seen = new Set<string>();
-      for (let index = 0; index < data.length; index++) {
-        const item = data[index];
-        const key = safeCanonical(item);
-        if (seen.has(key)) {
-          (uniqueItems as { errors?: unknown[] }).errors = [
-            {
-              keyword: "uniqueItems",
-              message: `must NOT have duplicate items (item ${index})`,
-              params: { i: index },
-            },
-          ];
-          return false;
-        }
-        seen.add(key);
-      }
-      return true;
+      if (!unique) return true;
+      const index = firstDuplicateItem(data);
+      if (index === undefined) return true;
+      (uniqueItems as { errors?: unknown[] }).errors = [
+        {
+          keyword: "uniqueItems",
+          message: `must NOT have duplicate items (item ${index})`,
+          params: { i: index },
+        },
+      ];
+      return false;
     },
   });
+}
+
+/** The index of the first item equal (as JSON) to an earlier one, or undefined when all are unique. */
+export function firstDuplicateItem(data: readonly unknown[]): number | undefined {
+  if (data.length < 2) return undefined;
+  const seen = new Set<string>();
+  for (let index = 0; index < data.length; index++) {
+    const key = safeCanonical(data[index]);
+    if (seen.has(key)) return index;
+    seen.add(key);
+  }
+  return undefined;
 }
 
 /** Canonical JSON, or a marker no other item can have when the item is not JSON (e.g. a lone surrogate). */

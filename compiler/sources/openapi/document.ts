@@ -20,6 +20,11 @@ export interface LoadedDocument {
   readonly location: string;
   /** Base for resolving relative references (file path or URL). */
   readonly base: string;
+  /**
+   * False when the document's bytes cannot hold a key named `pattern` or `patternProperties`: the
+   * text has no "pattern" and no escape (`\u`, `\x`, `\U`) that could spell one.
+   */
+  readonly mayNamePatterns: boolean;
 }
 
 export async function loadOpenApiDocument(
@@ -73,10 +78,16 @@ export async function loadOpenApiDocument(
     doc,
     version,
     documentDigest: sha256(bytes),
+    mayNamePatterns: mayNamePatterns(bytes),
     // A file path is kept as written ("#" and "?" are legal in file names); a URL loses its secrets.
     location: isUrl(location) ? sanitizeLocation(location) : location,
     base,
   };
+}
+
+function mayNamePatterns(bytes: Uint8Array): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return ["pattern", "\\u", "\\x", "\\U"].some((text) => buffer.includes(text));
 }
 
 /** Parses a JSON or YAML document (`what` names it in errors, e.g. "the document"). */

@@ -45,7 +45,9 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
         : undefined;
     let refs: { get(ref: string): unknown };
     try {
-      refs = await new $RefParser().resolve(structuredClone(doc), { resolve: { external: false } });
+      // Not a copy: resolving local references (no `set`, no dereferencing) reads the document only,
+      // and the adapter reads it the same way (copying it cost as much as converting its schemas).
+      refs = await new $RefParser().resolve(doc, { resolve: { external: false } });
     } catch (error) {
       throw new SourceError(
         name,
@@ -55,12 +57,19 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
         { cause: error },
       );
     }
+    // Operations share parameters, responses and schemas: each reference is resolved once (the
+    // document is not modified, so the answer cannot change).
+    const resolved = new Map<string, unknown>();
     const lookup = (ref: string): unknown => {
+      if (resolved.has(ref)) return resolved.get(ref);
+      let target: unknown;
       try {
-        return refs.get(ref);
+        target = refs.get(ref);
       } catch {
-        return undefined;
+        target = undefined;
       }
+      resolved.set(ref, target);
+      return target;
     };
     const issues: CompatibilityIssue[] = [];
     const report = (issue: CompatibilityIssue) => issues.push(issue);
@@ -69,7 +78,10 @@ export const openapiAdapter: SourceAdapter<OpenApiSourceConfig> = {
     const endpoints = compileOperations(doc, converter, report, examples);
     checkResponseExamples(examples, converter.defs, report);
     reportDocumentLevel(doc, report);
-    reportUnsupportedPatterns(doc, "", report);
+    // A document whose text names no pattern has none to report (overlays and bundled external
+    // documents may bring some, so the document is walked whenever either applied).
+    if (loaded.mayNamePatterns || overlaid.overlays.length > 0 || external !== undefined)
+      reportUnsupportedPatterns(doc, "", report);
     for (const def of converter.recursiveDefinitions()) {
       report({
         pointer: converter.pointerOf(def) ?? `/$defs/${encodePointerToken(def)}`,

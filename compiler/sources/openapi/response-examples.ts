@@ -6,8 +6,10 @@
  * that does not satisfy it is a `partial` finding at the example's JSON Pointer: the documented
  * response would be refused at run time, so the schema (or the example) is wrong upstream.
  */
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { CompatibilityIssue, JsonSchema } from "schemarouter/internal";
 import { createAjv, encodePointerToken, toViolation } from "schemarouter/internal";
+import { QuickValidator } from "../quick-validation/quick-validator.js";
 import type { SchemaConverter } from "./schema-object.js";
 import { UnsupportedConstruct } from "./schema-object.js";
 
@@ -90,12 +92,24 @@ export function checkResponseExamples(
       keys.set(example.schema, key);
       $defs[key] = example.schema;
     }
-  // Not inlining references: a large shared definition is compiled into one function, not into each user.
-  const ajv = createAjv({ inlineRefs: false });
-  ajv.addSchema({ $id: ROOT_ID, $defs });
+  // Examples the quick path accepts never reach ajv; ajv compiles only the schemas it is asked about.
+  const quick = QuickValidator.over(defs);
+  let ajv: Ajv2020 | undefined;
   const reported = new Set<string>();
   for (const example of examples) {
     if (reported.has(example.pointer)) continue;
+    if (quick?.accepts(example.schema, example.value) === true) continue;
+    const known = quick?.rootTypeMismatch(example.schema, example.value);
+    if (known !== undefined) {
+      reported.add(example.pointer);
+      report(mismatch(example.pointer, known));
+      continue;
+    }
+    if (ajv === undefined) {
+      // Not inlining references: a large shared definition is compiled into one function, not into each user.
+      ajv = createAjv({ inlineRefs: false });
+      ajv.addSchema({ $id: ROOT_ID, $defs });
+    }
     let validate: ReturnType<typeof ajv.getSchema>;
     try {
       validate = ajv.getSchema(`${ROOT_ID}#/$defs/${encodePointerToken(keys.get(example.schema)!)}`);
@@ -117,14 +131,18 @@ export function checkResponseExamples(
     }
     if (validate(example.value)) continue;
     reported.add(example.pointer);
-    const first = toViolation(validate.errors![0]!);
-    report({
-      pointer: example.pointer,
-      construct: "example-mismatch",
-      level: "partial",
-      message: `this response example does not satisfy the response schema (${first.message}); a response like it is refused at run time. If the example is right, fix the schema with an OpenAPI overlay (specOverlays).`,
-    });
+    report(mismatch(example.pointer, toViolation(validate.errors![0]!).message));
   }
+}
+
+/** The finding for an example the response schema refuses (`violation`: the first error, worded). */
+function mismatch(pointer: string, violation: string): CompatibilityIssue {
+  return {
+    pointer,
+    construct: "example-mismatch",
+    level: "partial",
+    message: `this response example does not satisfy the response schema (${violation}); a response like it is refused at run time. If the example is right, fix the schema with an OpenAPI overlay (specOverlays).`,
+  };
 }
 
 const ROOT_ID = "urn:schemarouter:response-examples";

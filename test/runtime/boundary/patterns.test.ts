@@ -266,6 +266,32 @@ describe("compile-time compatibility reports (construct unsupported-pattern)", (
     expect(reported[1]!.message).toContain("backreference");
   });
 
+  // A document whose text never says "pattern" is not walked for patterns (index.ts): a key spelled
+  // with an escape must still be found.
+  it.each([
+    ["JSON, the key written with \\u escapes", "openapi.json", '"p\\u0061ttern": "(a)\\\\1"'],
+    ["YAML, the key written with a \\x escape", "openapi.yaml", '"p\\x61ttern": "(a)\\\\1"'],
+  ])("reports a pattern whose key is spelled with escapes (%s)", async (_name, file, member) => {
+    const project = tempProject("escaped-patterns");
+    projects.push(project);
+    const schema = file.endsWith(".json") ? `{"type": "string", ${member}}` : `{type: string, ${member}}`;
+    const text = file.endsWith(".json")
+      ? `{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": ${schema}}}}}}}}}`
+      : `openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      operationId: a\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: ${schema}\n`;
+    expect(text).not.toContain("pattern");
+    writeFileSync(join(project.dir, file), text);
+    const result = await openapiAdapter.resolve(
+      "api",
+      { kind: "openapi", location: join(project.dir, file) },
+      { cwd: project.dir, env: {}, allowInsecureHttp: false },
+    );
+    expect(
+      result.compatibility
+        .filter((issue) => issue.construct === "unsupported-pattern")
+        .map((issue) => issue.pointer),
+    ).toEqual(["/paths/~1a/get/responses/200/content/application~1json/schema/pattern"]);
+  });
+
   it("reports MCP input and output schema patterns RE2 cannot run", () => {
     const tools = [
       {
