@@ -10,7 +10,10 @@ import { canonicalUnit } from "./vocabulary/units.js";
 /** Bump it with any change to what `addEntry` or `tokenize` produce (see format/surface-version.ts). */
 export { SURFACE_VERSION } from "../format/surface-version.js";
 
-/** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */
+/**
+ * Component bits. Lexical bits (the low byte and `summary`) are weighted by IDF; the others are
+ * separate keys.
+ */
 export const BIT = {
   name: 1,
   tool: 2,
@@ -26,8 +29,9 @@ export const BIT = {
   exactFieldUnit: 2048,
   sameFieldUnit: 4096,
   exactName: 8192,
+  summary: 16384,
 } as const;
-export const LEXICAL_MASK = 0xff;
+export const LEXICAL_MASK = 0xff | BIT.summary;
 
 /** Exact-match keys live in the vocabulary under prefixes no token can have (tokens are alphanumeric). */
 export const fieldKey = (name: string): string => `f:${normalizeKey(name)}`;
@@ -74,7 +78,7 @@ export class Column {
 }
 
 /** Pending (key, component) pairs are packed as `id * PACK + bit` and merged per endpoint. */
-const PACK = 16384;
+const PACK = 32768;
 
 function addDistinct(into: number[] | undefined, ids: readonly number[]): void {
   if (into === undefined) return;
@@ -183,6 +187,19 @@ export class SurfaceBuilder {
   }
 }
 
+/**
+ * The summary of an endpoint description: its first paragraph (an OpenAPI operation's `summary` is
+ * compiled into it), when it is a short statement of what the endpoint does (at most
+ * MAX_SUMMARY_WORDS words); otherwise none, and the description counts as description only.
+ */
+export function summaryOf(description: string | undefined): string | undefined {
+  const first = (description ?? "").split(/\n\s*\n/)[0]!.trim();
+  if (first.length === 0) return undefined;
+  return first.split(/\s+/).length <= MAX_SUMMARY_WORDS ? first : undefined;
+}
+/** Longest first paragraph that counts as a summary. */
+export const MAX_SUMMARY_WORDS = 16;
+
 /** Adds one endpoint's texts and keys to the builder's current row. */
 export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   const { tool, endpoint } = entry;
@@ -191,6 +208,7 @@ export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   if (parts.length > 0 && parts.length <= MAX_NAME_TOKENS) builder.key(nameKey(parts), BIT.exactName);
   builder.tool(tool);
   builder.text(endpoint.description, BIT.description);
+  builder.text(summaryOf(endpoint.description), BIT.summary);
   for (const parameter of endpoint.parameters) {
     builder.text(parameter.name, BIT.parameter);
     builder.text(parameter.description, BIT.description);
