@@ -25,6 +25,7 @@
  * dew point is in degC. Every pair key is on the surface and in the index like any other key.
  */
 
+import { type LengthNorms, lengthNorms } from "./length-norm.js";
 import {
   BIT,
   type Catalog,
@@ -39,7 +40,6 @@ import {
 import { MAX_NAME_TOKENS, nameKey } from "./surface-builder.js";
 import { tokenize, tokenizeQuery, unitTokens } from "./tokenize.js";
 import type { RetrievalRequest, ScoreComponent } from "./types.js";
-import { type LengthNorms, lengthNorms } from "./length-norm.js";
 import { type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
 import { isFirstPerson, SELF_WORDS } from "./vocabulary/person.js";
 import { synonymsOf } from "./vocabulary/synonyms.js";

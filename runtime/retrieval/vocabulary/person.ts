@@ -14,6 +14,12 @@ export const SELF_WORDS: readonly string[] = ["authenticated", "current"];
 
 /** True when the request text is first-person (a pronoun above, as a whole word). */
 export function isFirstPerson(text: string): boolean {
-  const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  return words.some((word) => FIRST_PERSON.has(word.replace(/'.*$/, "")) || FIRST_PERSON.has(word.replace(/'/g, "")));
+  const words =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}']+/gu) ?? [];
+  return words.some(
+    (word) => FIRST_PERSON.has(word.replace(/'.*$/, "")) || FIRST_PERSON.has(word.replace(/'/g, "")),
+  );
 }
