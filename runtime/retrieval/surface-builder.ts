@@ -220,7 +220,8 @@ export function enumValues(schema: unknown, depth: number): string[] {
   const nested: unknown[] = [];
   if (typeof s.properties === "object" && s.properties !== null) nested.push(...Object.values(s.properties));
   if (s.items !== undefined) nested.push(s.items);
-  for (const key of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
+  for (const key of ["anyOf", "oneOf", "allOf"])
+    if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
   for (const child of nested) out.push(...enumValues(child, depth + 1));
   return out;
 }
@@ -232,6 +233,9 @@ export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   const parts = nameParts(endpoint.name);
   if (parts.length > 0 && parts.length <= MAX_NAME_TOKENS) builder.key(nameKey(parts), BIT.exactName);
   builder.tool(tool);
+  if (endpoint.execution?.kind === "http")
+    for (const segment of endpoint.execution.path.split("/"))
+      if (!segment.startsWith("{")) builder.text(segment, BIT.parameter);
   builder.text(endpoint.description, BIT.description);
   builder.text(summaryOf(endpoint.description), BIT.summary);
   for (const parameter of endpoint.parameters) {
