@@ -40,7 +40,7 @@ import {
 import { MAX_NAME_TOKENS, nameKey } from "./surface-builder.js";
 import { tokenize, tokenizeQuery, unitTokens } from "./tokenize.js";
 import type { RetrievalRequest, ScoreComponent } from "./types.js";
-import { type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
+import { actionWordOf, type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
 import { isFirstPerson, SELF_WORDS } from "./vocabulary/person.js";
 import { synonymsOf } from "./vocabulary/synonyms.js";
 
@@ -107,6 +107,8 @@ export const SYNONYM_WEIGHT = 0.5;
 export const INTENT_WEIGHT = 0.25;
 /** Share of a token's lexical weights that the caller's words get in a first-person request (person.ts). */
 export const FIRST_PERSON_WEIGHT = 0.5;
+/** Share of a token's lexical weights that the action word of the request's verb gets (intent.ts). */
+export const ACTION_WEIGHT = 0.5;
 const SELF_TOKENS: readonly string[] = [...new Set(SELF_WORDS.flatMap((word) => tokenize(word)))];
 /** Weight of a same-field (concept token, unit token) pair (multiplied by the pair's IDF, over |U|). */
 export const SAME_FIELD_UNIT_WEIGHT = 1;
@@ -308,8 +310,15 @@ export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactO
   }
   for (const token of resolved.added)
     terms.push(lexical(catalog, knownId(catalog, token)!, SYNONYM_WEIGHT, false));
+  const action = exactOnly ? undefined : actionWordOf(request.query);
+  const actionToken = action === undefined ? undefined : tokenize(action)[0];
+  if (actionToken !== undefined && !tokens.includes(actionToken) && !resolved.added.includes(actionToken)) {
+    const id = knownId(catalog, actionToken);
+    if (id !== undefined) terms.push(lexical(catalog, id, ACTION_WEIGHT, false));
+  }
   if (!exactOnly && isFirstPerson(request.query)) {
     for (const token of SELF_TOKENS) {
+      if (token === actionToken) continue;
       const id = knownId(catalog, token);
       if (id !== undefined && !tokens.includes(token) && !resolved.added.includes(token))
         terms.push(lexical(catalog, id, FIRST_PERSON_WEIGHT, false));
