@@ -217,6 +217,28 @@ const LEAD_INS: ReadonlySet<string> = new Set([
   "may",
 ]);
 
+/**
+ * Lead-ins after which only a verb can follow ("how do I set …", "I need to open …", "please
+ * close …"): there a word that is a noun as often counts as a verb whatever follows it.
+ */
+const VERB_BEFORE: ReadonlySet<string> = new Set([
+  "i",
+  "we",
+  "you",
+  "to",
+  "please",
+  "can",
+  "could",
+  "should",
+  "shall",
+  "will",
+  "may",
+  "let",
+  "lets",
+  "me",
+  "us",
+]);
+
 const CLASS = new Map<string, Intent>([
   ...READ_VERBS.map((verb) => [verb, "read"] as const),
   ...WRITE_VERBS.map((verb) => [verb, "write"] as const),
@@ -244,9 +266,10 @@ function decidingVerb(words: readonly string[]): string | undefined {
     const word = words[i]!;
     const kind = CLASS.get(word);
     if (kind === undefined) continue;
-    const verbPosition = i === 0 || LEAD_INS.has(words[i - 1]!);
+    const before = i === 0 ? undefined : words[i - 1]!;
+    const verbPosition = before === undefined || LEAD_INS.has(before);
     if (verbPosition) {
-      if (!NOUN_LIKE.has(word)) return word;
+      if (!NOUN_LIKE.has(word) || (before !== undefined && VERB_BEFORE.has(before))) return word;
       const next = words[i + 1];
       if (next === undefined || DETERMINERS.has(next)) return word;
     } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return word;
