@@ -246,7 +246,7 @@ const CLASS = new Map<string, Intent>([
 ]);
 
 /** The words of a request text, lower-case, without possessive `'s` and apostrophes. */
-function wordsOf(text: string): string[] {
+export function wordsOf(text: string): string[] {
   return (
     text
       .normalize("NFKC")
@@ -256,12 +256,12 @@ function wordsOf(text: string): string[] {
 }
 
 /**
- * The verb that decides a request's intent: its first verb in verb position (the first word, or a
+ * The position of the verb that decides a request's intent (-1: none): its first verb in verb position (the first word, or a
  * word after a lead-in such as "please", "to", "and", "how do I"), or a destructive verb anywhere;
  * undefined when it names none. Words are matched in their base form as written (`delete`, not
  * `deleted`: "list deleted repositories" reads).
  */
-function decidingVerb(words: readonly string[]): string | undefined {
+export function decidingVerbAt(words: readonly string[]): number {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const kind = CLASS.get(word);
@@ -269,12 +269,17 @@ function decidingVerb(words: readonly string[]): string | undefined {
     const before = i === 0 ? undefined : words[i - 1]!;
     const verbPosition = before === undefined || LEAD_INS.has(before);
     if (verbPosition) {
-      if (!NOUN_LIKE.has(word) || (before !== undefined && VERB_BEFORE.has(before))) return word;
+      if (!NOUN_LIKE.has(word) || (before !== undefined && VERB_BEFORE.has(before))) return i;
       const next = words[i + 1];
-      if (next === undefined || DETERMINERS.has(next)) return word;
-    } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return word;
+      if (next === undefined || DETERMINERS.has(next)) return i;
+    } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return i;
   }
-  return undefined;
+  return -1;
+}
+
+function decidingVerb(words: readonly string[]): string | undefined {
+  const at = decidingVerbAt(words);
+  return at < 0 ? undefined : words[at];
 }
 
 /** The intent of a request text: the class of its deciding verb (above); `read` when it names none. */

@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest";
 import { createRetriever } from "../../../runtime/retrieval/index.js";
 import { lengthNorms } from "../../../runtime/retrieval/length-norm.js";
 import { buildSurface } from "../../../runtime/retrieval/surface.js";
-import { BIT, summaryOf } from "../../../runtime/retrieval/surface-builder.js";
+import { BIT, enumValues, summaryOf } from "../../../runtime/retrieval/surface-builder.js";
+import { actionWordOf } from "../../../runtime/retrieval/vocabulary/intent.js";
 import { isFirstPerson } from "../../../runtime/retrieval/vocabulary/person.js";
-import { endpoint, registryOf, tool } from "../../fixtures/catalogs.js";
+import { endpoint, param, registryOf, tool } from "../../fixtures/catalogs.js";
 
 const routes = (registry: ReturnType<typeof registryOf>, query: string, exhaustive = false) =>
   createRetriever(registry, { exhaustive })
@@ -44,6 +45,28 @@ describe("summary: the first paragraph of a description", () => {
   });
 });
 
+describe("enumerated parameter values", () => {
+  it("count as words of the endpoint: what a parameter accepts says what it does", () => {
+    const registry = registryOf([
+      tool("tracker", [
+        endpoint("a_search", { description: "Search issues", parameters: [param("q")] }),
+        endpoint("b_list", {
+          description: "List issues",
+          parameters: [
+            param("filter", false, {
+              schema: { type: "string", enum: ["assigned", "created", "mentioned"] },
+            }),
+          ],
+        }),
+      ]),
+    ]);
+    expect(routes(registry, "issues mentioned")[0]).toBe("tracker.b_list");
+    expect(enumValues({ type: "object", properties: { s: { enum: ["open", "x".repeat(40)] } } }, 0)).toEqual([
+      "open",
+    ]);
+  });
+});
+
 describe("length normalisation", () => {
   const registry = registryOf([
     tool("issues", [
@@ -73,6 +96,30 @@ describe("length normalisation", () => {
   });
 });
 
+describe("action words of a request's verb", () => {
+  it.each([
+    ["edit an item", "update"],
+    ["close an issue", "update"],
+    ["how do I publish a release", "create"],
+    ["remove a member", "delete"],
+    ["fetch the settings", "get"],
+    ["update an item", undefined],
+    ["star count of a repository", undefined],
+  ])("%j → %j", (text, word) => {
+    expect(actionWordOf(text)).toBe(word);
+  });
+
+  it("ranks the update endpoint first for 'edit'", () => {
+    const registry = registryOf([
+      tool("items", [
+        endpoint("createItem", { description: "Create an item", effect: "write" }),
+        endpoint("updateItem", { description: "Update an item", effect: "write" }),
+      ]),
+    ]);
+    expect(routes(registry, "edit an item")[0]).toBe("items.updateItem");
+  });
+});
+
 describe("first-person requests", () => {
   it.each([
     ["list my repositories", true],
@@ -80,6 +127,11 @@ describe("first-person requests", () => {
     ["who am I", true],
     ["what's mine", true],
     ["list repositories of a user", false],
+    // "I" as the subject of the request's verb, "me" as whom to answer: who asks, not what about.
+    ["how do i get a user", false],
+    ["I need to list the issues of a repository", false],
+    ["show me the open issues", false],
+    ["issues assigned to me", true],
     ["immigration records", false],
   ])("%j is first-person: %s", (text, expected) => {
     expect(isFirstPerson(text)).toBe(expected);
