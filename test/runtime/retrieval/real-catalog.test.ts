@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSource, resolveSource } from "../../../compiler/compile/compile.js";
+import { register, resolveSource } from "../../../compiler/compile/compile.js";
+import { emitArtifact } from "../../../compiler/emit/artifact.js";
 import { Registry } from "../../../runtime/load/registry.js";
 import { createRetriever, type Retriever, route } from "../../../runtime/retrieval/index.js";
 import { REPO_ROOT } from "../../helpers/project.js";
@@ -28,11 +29,8 @@ async function compiled(name: keyof typeof DOCUMENTS): Promise<Registry> {
     { kind: "openapi", location: DOCUMENTS[name] },
     { cwd: dir, env: {}, allowInsecureHttp: false },
   );
-  const result = compileSource(name, "openapi", resolved, {
-    lockfile: join(dir, "schemarouter.lock.json"),
-    outDir: join(dir, "generated"),
-  });
-  return new Registry(result.tools);
+  const { artifact, defs } = emitArtifact(name, "openapi", resolved);
+  return new Registry(register(name, "openapi", artifact, defs));
 }
 
 let github: Retriever;
