@@ -189,13 +189,17 @@ export class SurfaceBuilder {
 
 /**
  * The summary of an endpoint description: its first paragraph (an OpenAPI operation's `summary` is
- * compiled into it), when it is a short statement of what the endpoint does (at most
- * MAX_SUMMARY_WORDS words); otherwise none, and the description counts as description only.
+ * compiled into it), or else that paragraph's first sentence, when it is a short statement of what
+ * the endpoint does (at most MAX_SUMMARY_WORDS words); otherwise none, and the description counts as
+ * description only.
  */
 export function summaryOf(description: string | undefined): string | undefined {
   const first = (description ?? "").split(/\n\s*\n/)[0]!.trim();
   if (first.length === 0) return undefined;
-  return first.split(/\s+/).length <= MAX_SUMMARY_WORDS ? first : undefined;
+  const short = (text: string): boolean => text.split(/\s+/).length <= MAX_SUMMARY_WORDS;
+  if (short(first)) return first;
+  const sentence = first.split(/(?<=[.!?])\s+/)[0]!;
+  return short(sentence) ? sentence : undefined;
 }
 /** Longest first paragraph that counts as a summary. */
 export const MAX_SUMMARY_WORDS = 16;

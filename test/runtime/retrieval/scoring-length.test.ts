@@ -22,6 +22,10 @@ describe("summary: the first paragraph of a description", () => {
   it.each([
     ["Get a repository\n\nThe `parent` and `source` objects are present when…", "Get a repository"],
     ["List issues", "List issues"],
+    [
+      "List entities of the entity set Books. Filter with typed parameters, order, page with top and skip, and select.",
+      "List entities of the entity set Books.",
+    ],
     ["", undefined],
     [undefined, undefined],
     [`${"word ".repeat(30)}\n\nmore`, undefined],
