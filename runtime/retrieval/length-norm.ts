@@ -29,17 +29,24 @@ const cache = new WeakMap<Surface, LengthNorms>();
 function lengths(surface: Surface, endpoints: number, bits: readonly number[]): Uint32Array {
   const width = bits.length;
   const out = new Uint32Array(endpoints * width);
-  const add = (doc: number, mask: number): void => {
-    for (let c = 0; c < width; c++) if ((mask & bits[c]!) !== 0) out[doc * width + c]!++;
-  };
-  if (surface.surfaceStart.length === endpoints + 1) {
-    for (let e = 0; e < endpoints; e++) {
-      for (let i = surface.surfaceStart[e]!; i < surface.surfaceStart[e + 1]!; i++)
-        add(e, surface.surfaceMasks[i]!);
+  let any = 0;
+  for (const bit of bits) any |= bit;
+  const rows = surface.surfaceStart.length === endpoints + 1;
+  const docs = rows ? undefined : surface.postings;
+  const masks = rows ? surface.surfaceMasks : surface.postingMasks;
+  if (masks === undefined || (!rows && docs === undefined)) return out;
+  let e = 0;
+  for (let i = 0; i < masks.length; i++) {
+    const mask = masks[i]!;
+    if ((mask & any) === 0) continue;
+    let doc: number;
+    if (docs !== undefined) doc = docs[i]!;
+    else {
+      while (surface.surfaceStart[e + 1]! <= i) e++;
+      doc = e;
     }
-  } else if (surface.postings !== undefined) {
-    const masks = surface.postingMasks!;
-    for (let p = 0; p < surface.postings.length; p++) add(surface.postings[p]!, masks[p]!);
+    const at = doc * width;
+    for (let c = 0; c < width; c++) if ((mask & bits[c]!) !== 0) out[at + c]!++;
   }
   return out;
 }
