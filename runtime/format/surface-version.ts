@@ -5,4 +5,4 @@
  * (docs/runtime/retrieval-and-planning.md, "Stored index"). It lives under format/ because both the
  * loader (which checks a stored index) and retrieval (which builds one) read it.
  */
-export const SURFACE_VERSION = 2;
+export const SURFACE_VERSION = 3;

@@ -13,7 +13,7 @@
  * property test and the scale benchmark compare this ranking with exhaustive scoring.
  */
 import { EFFECTS } from "../model/specs.js";
-import { applyTerm, type CompiledQuery, finishRow, STRIDE } from "./score.js";
+import { applyTerm, type CompiledQuery, finishRow, normsOf, STRIDE } from "./score.js";
 import type { Catalog } from "./surface.js";
 
 /** Bounds are compared with this relative slack (summation order differs from a real row's). */
@@ -124,6 +124,8 @@ export function visitPruned(
   scratch.busy = true;
   const row = new Float64Array(STRIDE);
   const copy = new Float64Array(STRIDE);
+  // Bounds use each component's largest length factor, which no endpoint's factor exceeds.
+  const norms = normsOf(catalog);
   let count = 0;
   try {
     for (const term of terms) {
@@ -134,7 +136,7 @@ export function visitPruned(
         let best = 0;
         for (const effect of EFFECTS) {
           copy.set(row);
-          const total = finishRow(copy, 0, query, effect);
+          const total = finishRow(copy, 0, query, effect, norms.favourable, 0);
           if (total > best) best = total;
         }
         table[mask] = best;
@@ -155,7 +157,7 @@ export function visitPruned(
         const at = find(postings, starts[term.id]!, starts[term.id + 1]!, doc);
         if (at >= 0) applyTerm(term, postingMasks[at]!, row, 0);
       }
-      visit(doc, finishRow(row, 0, query, effectOf(doc)), row, 0);
+      visit(doc, finishRow(row, 0, query, effectOf(doc), norms.factors, doc * norms.width), row, 0);
     };
     const within = (doc: number): boolean => bound[doc]! * (1 + SLACK) >= threshold();
     // Rounds: the best-bounded unscored endpoints first, until none left can reach the threshold.

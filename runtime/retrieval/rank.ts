@@ -16,6 +16,7 @@ import {
   compareScored,
   componentsOf,
   finishRow,
+  normsOf,
   presentOf,
   type Scored,
   STRIDE,
@@ -73,6 +74,7 @@ function accumulate(
     cursor[i] = starts[term.id]!;
     end[i] = starts[term.id + 1]!;
   });
+  const norms = normsOf(catalog);
   const width = Math.min(BLOCK, catalog.entries.length);
   const rows = new Float64Array(width * STRIDE);
   const touched = new Int32Array(width);
@@ -105,7 +107,12 @@ function accumulate(
       const offset = local * STRIDE;
       const index = base + local;
       if (admit(index))
-        consider(index, finishRow(rows, offset, query, effectOf(catalog, index)), rows, offset);
+        consider(
+          index,
+          finishRow(rows, offset, query, effectOf(catalog, index), norms.factors, index * norms.width),
+          rows,
+          offset,
+        );
       for (let slot = offset; slot < offset + STRIDE; slot++) rows[slot] = 0;
       marked[local] = 0;
     }

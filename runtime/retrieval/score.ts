@@ -25,6 +25,7 @@
  * dew point is in degC. Every pair key is on the surface and in the index like any other key.
  */
 
+import { type LengthNorms, lengthNorms } from "./length-norm.js";
 import {
   BIT,
   type Catalog,
@@ -39,7 +40,8 @@ import {
 import { MAX_NAME_TOKENS, nameKey } from "./surface-builder.js";
 import { tokenize, tokenizeQuery, unitTokens } from "./tokenize.js";
 import type { RetrievalRequest, ScoreComponent } from "./types.js";
-import { type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
+import { actionWordOf, type Intent, intentFit, intentOf } from "./vocabulary/intent.js";
+import { isFirstPerson, SELF_WORDS } from "./vocabulary/person.js";
 import { synonymsOf } from "./vocabulary/synonyms.js";
 
 type LexicalComponent =
@@ -50,7 +52,8 @@ type LexicalComponent =
   | "field"
   | "semanticId"
   | "unit"
-  | "qualifier";
+  | "qualifier"
+  | "summary";
 
 /** Per-component weight of a matched token (multiplied by its IDF). */
 export const LEXICAL_WEIGHTS: Readonly<Record<LexicalComponent, number>> = {
@@ -62,6 +65,24 @@ export const LEXICAL_WEIGHTS: Readonly<Record<LexicalComponent, number>> = {
   semanticId: 2,
   unit: 1.5,
   qualifier: 1.5,
+  summary: 2.5,
+};
+
+/**
+ * BM25's length normalisation `b` per lexical component (length-norm.ts): 0 leaves a component as it
+ * is (the tool's texts are the same on all its endpoints; semantic IDs, units and qualifiers are
+ * typed keys, not prose).
+ */
+export const LENGTH_B: Readonly<Record<LexicalComponent, number>> = {
+  name: 0.75,
+  tool: 0,
+  description: 0,
+  parameter: 0.3,
+  field: 0,
+  semanticId: 0,
+  unit: 0,
+  qualifier: 0,
+  summary: 0.5,
 };
 
 /** Fixed bonus per exact match of a requested field, semantic ID or unit. */
@@ -84,6 +105,11 @@ export const SYNONYM_WEIGHT = 0.5;
  * endpoint that matched nothing, so it never adds a candidate.
  */
 export const INTENT_WEIGHT = 0.25;
+/** Share of a token's lexical weights that the caller's words get in a first-person request (person.ts). */
+export const FIRST_PERSON_WEIGHT = 0.5;
+/** Share of a token's lexical weights that the action word of the request's verb gets (intent.ts). */
+export const ACTION_WEIGHT = 0.5;
+const SELF_TOKENS: readonly string[] = [...new Set(SELF_WORDS.flatMap((word) => tokenize(word)))];
 /** Weight of a same-field (concept token, unit token) pair (multiplied by the pair's IDF, over |U|). */
 export const SAME_FIELD_UNIT_WEIGHT = 1;
 
@@ -96,6 +122,7 @@ const LEXICAL_ORDER: readonly LexicalComponent[] = [
   "semanticId",
   "unit",
   "qualifier",
+  "summary",
 ];
 /** Summation order of the final score (fixed, so both modes produce bit-identical floats). */
 export const COMPONENT_ORDER: readonly ScoreComponent[] = [
@@ -165,6 +192,12 @@ const PRESENT_SLOT = COMPONENT_ORDER.length;
 /** Row width of score sums: one slot per component, then the number of request tokens present. */
 export const STRIDE = COMPONENT_ORDER.length + 1;
 const LEXICAL_BITS: readonly number[] = LEXICAL_ORDER.map((c) => BIT[c]);
+const LEXICAL_B: readonly number[] = LEXICAL_ORDER.map((c) => LENGTH_B[c]);
+
+/** The length-normalisation factors of the catalog's endpoints (length-norm.ts). */
+export function normsOf(catalog: Catalog): LengthNorms {
+  return lengthNorms(catalog, catalog.entries.length, LEXICAL_BITS, LEXICAL_B);
+}
 const CONCEPT_BITS = BIT.field | BIT.semanticId;
 
 const idfOf = (n: number, df: number): number => 1 + Math.log(n / df);
@@ -277,6 +310,20 @@ export function compileQuery(catalog: Catalog, request: RetrievalRequest, exactO
   }
   for (const token of resolved.added)
     terms.push(lexical(catalog, knownId(catalog, token)!, SYNONYM_WEIGHT, false));
+  const action = exactOnly ? undefined : actionWordOf(request.query);
+  const actionToken = action === undefined ? undefined : tokenize(action)[0];
+  if (actionToken !== undefined && !tokens.includes(actionToken) && !resolved.added.includes(actionToken)) {
+    const id = knownId(catalog, actionToken);
+    if (id !== undefined) terms.push(lexical(catalog, id, ACTION_WEIGHT, false));
+  }
+  if (!exactOnly && isFirstPerson(request.query)) {
+    for (const token of SELF_TOKENS) {
+      if (token === actionToken) continue;
+      const id = knownId(catalog, token);
+      if (id !== undefined && !tokens.includes(token) && !resolved.added.includes(token))
+        terms.push(lexical(catalog, id, FIRST_PERSON_WEIGHT, false));
+    }
+  }
   const exact = (keys: readonly string[], name: keyof typeof EXACT_WEIGHTS): void => {
     for (const key of distinct(keys)) {
       const id = catalog.vocabulary.get(key);
@@ -318,10 +365,19 @@ export function applyTerm(term: QueryTerm, mask: number, sums: Float64Array, off
 
 /**
  * Completes the row at `offset` once every term was applied to the endpoint whose locked effect is
- * `effect`: sets the coverage and intent components and returns the total, summed in COMPONENT_ORDER
- * (0 when nothing matched).
+ * `effect` and whose length factors are `factors[at ..]` (length-norm.ts): scales each lexical
+ * component by its factor, sets the coverage and intent components and returns the total, summed in
+ * COMPONENT_ORDER (0 when nothing matched).
  */
-export function finishRow(sums: Float64Array, offset: number, query: CompiledQuery, effect: string): number {
+export function finishRow(
+  sums: Float64Array,
+  offset: number,
+  query: CompiledQuery,
+  effect: string,
+  factors: Float64Array,
+  at: number,
+): number {
+  for (let c = 0; c < LEXICAL_BITS.length; c++) sums[offset + c]! *= factors[at + c]!;
   const present = sums[offset + PRESENT_SLOT]!;
   if (present > 0) sums[offset + COVERAGE_SLOT] = (COVERAGE_WEIGHT * present) / query.tokens.length;
   const fit = query.intent === undefined ? 0 : intentFit(query.intent, effect);
@@ -353,7 +409,8 @@ export function scoreEntry(
 ): number {
   sums.fill(0);
   for (const term of query.terms) applyTerm(term, maskOf(catalog, index, term.id), sums, 0);
-  return finishRow(sums, 0, query, effectOf(catalog, index));
+  const norms = normsOf(catalog);
+  return finishRow(sums, 0, query, effectOf(catalog, index), norms.factors, index * norms.width);
 }
 
 /** Number of request tokens present, from a finished row. */

@@ -10,7 +10,10 @@ import { canonicalUnit } from "./vocabulary/units.js";
 /** Bump it with any change to what `addEntry` or `tokenize` produce (see format/surface-version.ts). */
 export { SURFACE_VERSION } from "../format/surface-version.js";
 
-/** Component bits. Lexical bits (the low byte) are weighted by IDF; the others are separate keys. */
+/**
+ * Component bits. Lexical bits (the low byte and `summary`) are weighted by IDF; the others are
+ * separate keys.
+ */
 export const BIT = {
   name: 1,
   tool: 2,
@@ -26,8 +29,9 @@ export const BIT = {
   exactFieldUnit: 2048,
   sameFieldUnit: 4096,
   exactName: 8192,
+  summary: 16384,
 } as const;
-export const LEXICAL_MASK = 0xff;
+export const LEXICAL_MASK = 0xff | BIT.summary;
 
 /** Exact-match keys live in the vocabulary under prefixes no token can have (tokens are alphanumeric). */
 export const fieldKey = (name: string): string => `f:${normalizeKey(name)}`;
@@ -74,7 +78,7 @@ export class Column {
 }
 
 /** Pending (key, component) pairs are packed as `id * PACK + bit` and merged per endpoint. */
-const PACK = 16384;
+const PACK = 32768;
 
 function addDistinct(into: number[] | undefined, ids: readonly number[]): void {
   if (into === undefined) return;
@@ -183,6 +187,49 @@ export class SurfaceBuilder {
   }
 }
 
+/**
+ * The summary of an endpoint description: its first paragraph (an OpenAPI operation's `summary` is
+ * compiled into it), or else that paragraph's first sentence, when it is a short statement of what
+ * the endpoint does (at most MAX_SUMMARY_WORDS words); otherwise none, and the description counts as
+ * description only.
+ */
+export function summaryOf(description: string | undefined): string | undefined {
+  const first = (description ?? "").split(/\n\s*\n/)[0]!.trim();
+  if (first.length === 0) return undefined;
+  const short = (text: string): boolean => text.split(/\s+/).length <= MAX_SUMMARY_WORDS;
+  if (short(first)) return first;
+  const sentence = first.split(/(?<=[.!?])\s+/)[0]!;
+  return short(sentence) ? sentence : undefined;
+}
+/** Longest first paragraph that counts as a summary. */
+export const MAX_SUMMARY_WORDS = 16;
+
+/** Deepest schema nesting read for enum values (a parameter's body object and its items). */
+const ENUM_DEPTH = 4;
+
+/**
+ * The string values a parameter schema enumerates (`enum`, `const`), in its properties, items and
+ * alternatives down to ENUM_DEPTH levels; values of 40 characters or more are data, not words. What a
+ * parameter accepts says what the endpoint does: `state: closed` on `issues/update` ("close an issue").
+ */
+export function enumValues(schema: unknown, depth: number): string[] {
+  if (typeof schema !== "object" || schema === null || depth > ENUM_DEPTH) return [];
+  const s = schema as Record<string, unknown>;
+  const out: string[] = [];
+  const word = (v: unknown): void => {
+    if (typeof v === "string" && v.length < 40) out.push(v);
+  };
+  if (Array.isArray(s.enum)) for (const v of s.enum) word(v);
+  word(s.const);
+  const nested: unknown[] = [];
+  if (typeof s.properties === "object" && s.properties !== null) nested.push(...Object.values(s.properties));
+  if (s.items !== undefined) nested.push(s.items);
+  for (const key of ["anyOf", "oneOf", "allOf"])
+    if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
+  for (const child of nested) out.push(...enumValues(child, depth + 1));
+  return out;
+}
+
 /** Adds one endpoint's texts and keys to the builder's current row. */
 export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   const { tool, endpoint } = entry;
@@ -190,10 +237,15 @@ export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {
   const parts = nameParts(endpoint.name);
   if (parts.length > 0 && parts.length <= MAX_NAME_TOKENS) builder.key(nameKey(parts), BIT.exactName);
   builder.tool(tool);
+  if (endpoint.execution?.kind === "http")
+    for (const segment of endpoint.execution.path.split("/"))
+      if (!segment.startsWith("{")) builder.text(segment, BIT.parameter);
   builder.text(endpoint.description, BIT.description);
+  builder.text(summaryOf(endpoint.description), BIT.summary);
   for (const parameter of endpoint.parameters) {
     builder.text(parameter.name, BIT.parameter);
     builder.text(parameter.description, BIT.description);
+    for (const value of enumValues(parameter.schema, 0)) builder.text(value, BIT.parameter);
   }
   for (const field of endpoint.fields) {
     // Concept tokens (names, path segments, semantic ID) and unit tokens (unit, dimensions) of this

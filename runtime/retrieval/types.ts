@@ -47,6 +47,7 @@ export type ScoreComponent =
   | "semanticId"
   | "unit"
   | "qualifier"
+  | "summary"
   | "exactName"
   | "exactField"
   | "exactSemanticId"

@@ -53,7 +53,7 @@ beforeAll(async () => {
     if (request.url?.startsWith("/library/")) return sendJson(response, 200, { title: "Cosmos", pages: 365 });
     return sendJson(response, 200, { title: "Mirrored title", pages: 1 });
   });
-  writeInto(project, "library.json", openapi("Library", "One library book by id: its title and pages."));
+  writeInto(project, "library.json", openapi("Library", "One book by id: its title and pages."));
   writeInto(project, "mirror.json", openapi("Mirror", "A copied record by id."));
   project.write({
     sources: {

@@ -217,37 +217,110 @@ const LEAD_INS: ReadonlySet<string> = new Set([
   "may",
 ]);
 
+/**
+ * Lead-ins after which only a verb can follow ("how do I set …", "I need to open …", "please
+ * close …"): there a word that is a noun as often counts as a verb whatever follows it.
+ */
+const VERB_BEFORE: ReadonlySet<string> = new Set([
+  "i",
+  "we",
+  "you",
+  "to",
+  "please",
+  "can",
+  "could",
+  "should",
+  "shall",
+  "will",
+  "may",
+  "let",
+  "lets",
+  "me",
+  "us",
+]);
+
 const CLASS = new Map<string, Intent>([
   ...READ_VERBS.map((verb) => [verb, "read"] as const),
   ...WRITE_VERBS.map((verb) => [verb, "write"] as const),
   ...DESTRUCTIVE_VERBS.map((verb) => [verb, "destructive"] as const),
 ]);
 
-/**
- * The intent of a request text: the class of its first verb in verb position (the first word, or a
- * word after a lead-in such as "please", "to", "and", "how do I"), or of a destructive verb anywhere;
- * `read` when it names none. Words are matched in
- * their base form as written (`delete`, not `deleted`: "list deleted repositories" reads).
- */
-export function intentOf(text: string): Intent {
-  const words = (
+/** The words of a request text, lower-case, without possessive `'s` and apostrophes. */
+export function wordsOf(text: string): string[] {
+  return (
     text
       .normalize("NFKC")
       .toLowerCase()
       .match(/[\p{L}\p{N}']+/gu) ?? []
   ).map((word) => word.replace(/'s$/, "").replace(/'/g, ""));
+}
+
+/**
+ * The position of the verb that decides a request's intent (-1: none): its first verb in verb position (the first word, or a
+ * word after a lead-in such as "please", "to", "and", "how do I"), or a destructive verb anywhere;
+ * undefined when it names none. Words are matched in their base form as written (`delete`, not
+ * `deleted`: "list deleted repositories" reads).
+ */
+export function decidingVerbAt(words: readonly string[]): number {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const kind = CLASS.get(word);
     if (kind === undefined) continue;
-    const verbPosition = i === 0 || LEAD_INS.has(words[i - 1]!);
+    const before = i === 0 ? undefined : words[i - 1]!;
+    const verbPosition = before === undefined || LEAD_INS.has(before);
     if (verbPosition) {
-      if (!NOUN_LIKE.has(word)) return kind;
+      if (!NOUN_LIKE.has(word) || (before !== undefined && VERB_BEFORE.has(before))) return i;
       const next = words[i + 1];
-      if (next === undefined || DETERMINERS.has(next)) return kind;
-    } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return kind;
+      if (next === undefined || DETERMINERS.has(next)) return i;
+    } else if (kind === "destructive" && !NOUN_LIKE.has(word)) return i;
   }
-  return "read";
+  return -1;
+}
+
+function decidingVerb(words: readonly string[]): string | undefined {
+  const at = decidingVerbAt(words);
+  return at < 0 ? undefined : words[at];
+}
+
+/** The intent of a request text: the class of its deciding verb (above); `read` when it names none. */
+export function intentOf(text: string): Intent {
+  const verb = decidingVerb(wordsOf(text));
+  return verb === undefined ? "read" : CLASS.get(verb)!;
+}
+
+/**
+ * The word APIs name an action with, for verbs that ask for it in other words: "edit", "modify",
+ * "close" an item → update; "add", "publish", "upload" one → create; "remove", "erase" → delete.
+ * A verb that is itself the action word, or that names an action of its own ("lock", "star",
+ * "merge"), has none.
+ */
+export const ACTION_WORDS: ReadonlyMap<string, string> = new Map([
+  ...["add", "post", "submit", "upload", "register", "publish", "generate", "make", "open"].map(
+    (verb) => [verb, "create"] as const,
+  ),
+  ...["edit", "modify", "change", "rename", "replace", "close", "reopen", "mark", "archive"].map(
+    (verb) => [verb, "update"] as const,
+  ),
+  ...["remove", "destroy", "erase", "purge", "drop", "wipe"].map((verb) => [verb, "delete"] as const),
+  ...[
+    "fetch",
+    "retrieve",
+    "show",
+    "view",
+    "display",
+    "see",
+    "look",
+    "describe",
+    "inspect",
+    "give",
+    "tell",
+  ].map((verb) => [verb, "get"] as const),
+]);
+
+/** The action word of a request's deciding verb (ACTION_WORDS), if it has one. */
+export function actionWordOf(text: string): string | undefined {
+  const verb = decidingVerb(wordsOf(text));
+  return verb === undefined ? undefined : ACTION_WORDS.get(verb);
 }
 
 /**
