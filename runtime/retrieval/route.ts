@@ -8,6 +8,7 @@
  */
 import type { RegistryEntry } from "../load/registry.js";
 import type { FieldSpec, JsonSchema } from "../model/specs.js";
+import { enumValues } from "./enum-values.js";
 import { checkMinScore, RetrievalError } from "./errors.js";
 import { type FieldTerms, fieldTerms } from "./fields.js";
 import type { Retriever } from "./retriever.js";
@@ -120,31 +121,6 @@ function schemaTypes(schema: JsonSchema): string[] {
   const out = typeof $ref === "string" ? [$ref.slice($ref.lastIndexOf("/") + 1)] : [];
   if (typeof type === "string") out.push(type);
   else if (Array.isArray(type)) for (const t of type) if (typeof t === "string") out.push(t);
-  return out;
-}
-
-/** Deepest schema nesting read for enum values; a parameter's body object and its items are well within. */
-const ENUM_DEPTH = 4;
-
-/**
- * The string values a parameter schema enumerates (`enum`, `const`), in its properties, items and
- * alternatives down to ENUM_DEPTH levels; values of 40 characters or more are data, not words.
- */
-function enumValues(schema: JsonSchema, depth: number): string[] {
-  if (typeof schema !== "object" || schema === null || depth > ENUM_DEPTH) return [];
-  const s = schema as Record<string, unknown>;
-  const out: string[] = [];
-  const word = (v: unknown): void => {
-    if (typeof v === "string" && v.length < 40) out.push(v);
-  };
-  if (Array.isArray(s.enum)) for (const v of s.enum) word(v);
-  word(s.const);
-  const nested: unknown[] = [];
-  if (typeof s.properties === "object" && s.properties !== null) nested.push(...Object.values(s.properties));
-  if (s.items !== undefined) nested.push(s.items);
-  for (const key of ["anyOf", "oneOf", "allOf"])
-    if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
-  for (const child of nested) out.push(...enumValues(child as JsonSchema, depth + 1));
   return out;
 }
 

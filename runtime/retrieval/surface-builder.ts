@@ -3,7 +3,9 @@
  * each token id with the score components it belongs to, adds the exact-match keys and the same-field
  * (concept token, unit token) pair keys, and merges them into one sorted row per endpoint.
  */
+
 import type { RegistryEntry } from "../load/registry.js";
+import { enumValues } from "./enum-values.js";
 import { normalizeKey, tokenize, unitTokens } from "./tokenize.js";
 import { canonicalUnit } from "./vocabulary/units.js";
 
@@ -203,32 +205,6 @@ export function summaryOf(description: string | undefined): string | undefined {
 }
 /** Longest first paragraph that counts as a summary. */
 export const MAX_SUMMARY_WORDS = 16;
-
-/** Deepest schema nesting read for enum values (a parameter's body object and its items). */
-const ENUM_DEPTH = 4;
-
-/**
- * The string values a parameter schema enumerates (`enum`, `const`), in its properties, items and
- * alternatives down to ENUM_DEPTH levels; values of 40 characters or more are data, not words. What a
- * parameter accepts says what the endpoint does: `state: closed` on `issues/update` ("close an issue").
- */
-export function enumValues(schema: unknown, depth: number): string[] {
-  if (typeof schema !== "object" || schema === null || depth > ENUM_DEPTH) return [];
-  const s = schema as Record<string, unknown>;
-  const out: string[] = [];
-  const word = (v: unknown): void => {
-    if (typeof v === "string" && v.length < 40) out.push(v);
-  };
-  if (Array.isArray(s.enum)) for (const v of s.enum) word(v);
-  word(s.const);
-  const nested: unknown[] = [];
-  if (typeof s.properties === "object" && s.properties !== null) nested.push(...Object.values(s.properties));
-  if (s.items !== undefined) nested.push(s.items);
-  for (const key of ["anyOf", "oneOf", "allOf"])
-    if (Array.isArray(s[key])) nested.push(...(s[key] as unknown[]));
-  for (const child of nested) out.push(...enumValues(child, depth + 1));
-  return out;
-}
 
 /** Adds one endpoint's texts and keys to the builder's current row. */
 export function addEntry(builder: SurfaceBuilder, entry: RegistryEntry): void {

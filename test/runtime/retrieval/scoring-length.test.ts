@@ -5,10 +5,11 @@
  * endpoint the request explains tells them apart.
  */
 import { describe, expect, it } from "vitest";
+import { enumValues } from "../../../runtime/retrieval/enum-values.js";
 import { createRetriever } from "../../../runtime/retrieval/index.js";
 import { lengthNorms } from "../../../runtime/retrieval/length-norm.js";
 import { buildSurface } from "../../../runtime/retrieval/surface.js";
-import { BIT, enumValues, summaryOf } from "../../../runtime/retrieval/surface-builder.js";
+import { BIT, summaryOf } from "../../../runtime/retrieval/surface-builder.js";
 import { actionWordOf } from "../../../runtime/retrieval/vocabulary/intent.js";
 import { isFirstPerson } from "../../../runtime/retrieval/vocabulary/person.js";
 import { endpoint, param, registryOf, tool } from "../../fixtures/catalogs.js";
