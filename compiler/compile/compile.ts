@@ -25,7 +25,6 @@ import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
-import type { SegmentStore } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -211,7 +210,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousLock, sink, options, cache?.segments());
+    output = await finish(names, slots, config, previousLock, sink, options, cache);
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -451,7 +450,7 @@ async function finish(
   previousLock: Lockfile | undefined,
   sink: OutputSink,
   options: CompileOptions,
-  segments: SegmentStore | undefined,
+  cache: CompileCache | undefined,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const kept = names.flatMap((name) => {
     const slot = slots.get(name);
@@ -461,7 +460,13 @@ async function finish(
   const reused = kept.filter((slot) => slot.outcome.kind === "reused").map((slot) => slot.source.name);
   // The retrieval index is built from the artifacts and pinned in the lockfile
   // (docs/runtime/retrieval-and-planning.md, "Stored index").
-  const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config, segments);
+  const retrievalIndex = emitRetrievalIndex(
+    compiled,
+    buildLockfile(compiled),
+    config,
+    cache,
+    previousLock?.retrievalIndex,
+  );
   const lock = retrievalIndex.lock;
   const previous =
     previousLock === undefined
@@ -496,7 +501,8 @@ async function finish(
       routerBindingsType(tools),
     ),
   );
-  await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
+  if (retrievalIndex.bytes === undefined) sink.keep(retrievalIndex.path);
+  else await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
   // The lockfile is put last, so it is renamed into place after everything it pins.
   const lockFile = await sink.put({ path: config.lockfile, contents: lockText });
   const coverage = kept.map((slot) => slot.outcome.coverage);

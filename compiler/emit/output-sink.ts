@@ -73,6 +73,11 @@ export class OutputSink {
     await writeFile(temp, bytes);
   }
 
+  /** Counts a file already verified to hold exactly its output (it is neither read nor written). */
+  keep(path: string): void {
+    this.unchanged.push(path);
+  }
+
   /** Moves every staged file into place, in the order they were put. */
   async commit(): Promise<void> {
     for (const [path, temp] of this.staged) {
