@@ -21,6 +21,7 @@ import { bindingPaths, indexModule } from "../emit/bindings.js";
 import { CompileCache } from "../emit/compile-cache.js";
 import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
+import { lockText, type PreviousLockFile } from "../emit/lock-text.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
@@ -153,7 +154,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const mode = options.mode ?? "write";
   const incremental = options.incremental ?? (mode === "write" && options.frozen !== true);
   const env = options.env ?? process.env;
-  const previousLock = readPreviousLock(config.lockfile);
+  const previousFile = readPreviousLock(config.lockfile);
+  const previousLock = previousFile?.lock;
   // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
   const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
   const setting: JobSetting = { config, env, templateText: await readTemplateText() };
@@ -210,7 +212,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousLock, sink, options, cache);
+    output = await finish(names, slots, config, previousFile, sink, options, cache);
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -447,11 +449,12 @@ async function finish(
   names: readonly string[],
   slots: ReadonlyMap<string, Slot>,
   config: ResolvedConfig,
-  previousLock: Lockfile | undefined,
+  previousFile: PreviousLockFile | undefined,
   sink: OutputSink,
   options: CompileOptions,
   cache: CompileCache | undefined,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
+  const previousLock = previousFile?.lock;
   const kept = names.flatMap((name) => {
     const slot = slots.get(name);
     return slot === undefined ? [] : [slot];
@@ -479,10 +482,10 @@ async function finish(
           lock,
           artifacts: compiled.filter((s) => !previous.same.has(s.name)).map((s) => s.artifact),
         });
-  const lockText = serializeLockfile(lock);
+  const text = lockText(lock, previousFile, cache);
   if (
     options.frozen === true &&
-    (previous === undefined || serializeLockfile(previous.state.lock) !== lockText)
+    (previous === undefined || serializeLockfile(previous.state.lock) !== text)
   ) {
     throw new CompileError(
       "LOCK_FROZEN",
@@ -504,7 +507,7 @@ async function finish(
   if (retrievalIndex.bytes === undefined) sink.keep(retrievalIndex.path);
   else await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
   // The lockfile is put last, so it is renamed into place after everything it pins.
-  const lockFile = await sink.put({ path: config.lockfile, contents: lockText });
+  const lockFile = await sink.put({ path: config.lockfile, contents: text });
   const coverage = kept.map((slot) => slot.outcome.coverage);
   const compiledOnly = kept.flatMap((slot) => (slot.outcome.kind === "compiled" ? [slot.outcome] : []));
   return {

@@ -169,6 +169,7 @@ function sortedPositions(keys: readonly string[]): number[] {
  * (a binary heap of list heads), so a few long lists cost one pass.
  */
 function mergeSorted(lists: readonly (readonly string[])[]): { keys: string[]; ids: Uint32Array[] } {
+  if (lists.length > HEAP_LISTS) return unionSorted(lists);
   const ids = lists.map((list) => new Uint32Array(list.length));
   const cursor = new Uint32Array(lists.length);
   const heap: number[] = [];
@@ -207,6 +208,22 @@ function mergeSorted(lists: readonly (readonly string[])[]): { keys: string[]; i
     }
   }
   return { keys, ids };
+}
+
+/** Beyond this many lists, a set of every key sorted once is faster than a heap of list heads. */
+const HEAP_LISTS = 16;
+
+/** `mergeSorted` for many lists: every key into one set, sorted once, positions from a map. */
+function unionSorted(lists: readonly (readonly string[])[]): { keys: string[]; ids: Uint32Array[] } {
+  const all = new Set<string>();
+  for (const list of lists) for (const key of list) all.add(key);
+  // The default sort compares strings by UTF-16 code units, the order the vocabulary is kept in.
+  const keys = [...all].sort();
+  const at = new Map<string, number>();
+  keys.forEach((key, i) => {
+    at.set(key, i);
+  });
+  return { keys, ids: lists.map((list) => Uint32Array.from(list, (key) => at.get(key)!)) };
 }
 
 /** Merges runs (in endpoint order) into the canonical vocabulary and postings. */
@@ -259,12 +276,13 @@ export function mergeRuns(runs: readonly PostingRun[]): MergedPostings {
   const fill = postingStart.slice(0, size);
   let base = 0;
   runs.forEach((run, r) => {
+    const offset = base - run.shift;
     const copy = (id: number, from: number, to: number): void => {
-      let at = fill[id]!;
-      const offset = base - run.shift;
-      for (let p = from; p < to; p++) postings[at++] = run.postings[p]! + offset;
-      postingMasks.set(run.masks.subarray(from, to), fill[id]!);
-      fill[id] = at;
+      const at = fill[id]!;
+      postings.set(run.postings.subarray(from, to), at);
+      postingMasks.set(run.masks.subarray(from, to), at);
+      if (offset !== 0) for (let p = at; p < at + to - from; p++) postings[p]! += offset;
+      fill[id] = at + to - from;
     };
     const ids = merged.ids[r]!;
     for (let i = 0; i < run.keys.length; i++) copy(ids[i]!, run.from[i]!, run.to[i]!);

@@ -310,6 +310,15 @@ describe("surface segments", () => {
       ]);
     }
 
+    // The postings cut into any number of runs (a heap of a few, a set of many) merge back the same.
+    const endpoints = written.effects.length;
+    for (const pieces of [3, 24]) {
+      const cuts = Array.from({ length: pieces + 1 }, (_, i) => Math.round((i * endpoints) / pieces));
+      const runs = cuts.slice(1).map((end, i) => runOfIndex(written, cuts[i]!, end));
+      const merged = indexDataOfSections(SURFACE_VERSION, sectionsOfIndex(written), mergeRuns(runs));
+      expect(Buffer.from(encodeRetrievalIndex(merged))).toEqual(onDisk);
+    }
+
     // Any source replaced by its segment in the middle of the rest of the index: the same bytes.
     const data = decodeRetrievalIndex(onDisk);
     const sections = sectionsOfIndex(data);
