@@ -26,6 +26,7 @@ import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
+import { type SurfaceSegment, segmentOf } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -176,6 +177,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const sink = new OutputSink(mode);
   const slots = new Map<string, Slot>();
   const refusals = new Map<string, RefusedOutcome>();
+  // Each compiled source's retrieval-index segment, built while its artifact text is in memory.
+  const built = new Map<string, SurfaceSegment>();
   const cache = record === undefined ? undefined : CompileCache.open(config.path, options.cache !== false);
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
@@ -208,11 +211,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
     workers = await runJobs(pending, setting, options, embedder, slots.size, jobs.length, async (outcome) => {
       if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
-      else slots.set(outcome.name, await take(outcome, config, previousLock, sink));
+      else slots.set(outcome.name, await take(outcome, config, previousLock, sink, built));
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousFile, sink, options, cache);
+    output = await finish(names, slots, config, previousFile, sink, options, cache, built);
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -404,8 +407,16 @@ async function take(
   config: ResolvedConfig,
   previousLock: Lockfile | undefined,
   sink: OutputSink,
+  built?: Map<string, SurfaceSegment>,
 ): Promise<Slot> {
   const path = artifactFileOf(outcome.name, config);
+  // The retrieval index's segment now, from the text in hand: finish() never reads every artifact
+  // back (docs/reference/cli.md, "Large projects").
+  if (built !== undefined && outcome.kind === "compiled")
+    built.set(
+      outcome.lockEntry.artifact.digest,
+      segmentOf(outcome.artifactText, artifactPathOf(outcome.name, config)),
+    );
   // A reused source keeps the previous lock's own entry object (readPreviousState relies on it).
   const lockEntry =
     outcome.kind === "reused"
@@ -453,6 +464,7 @@ async function finish(
   sink: OutputSink,
   options: CompileOptions,
   cache: CompileCache | undefined,
+  built: ReadonlyMap<string, SurfaceSegment>,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const previousLock = previousFile?.lock;
   const kept = names.flatMap((name) => {
@@ -469,6 +481,7 @@ async function finish(
     config,
     cache,
     previousLock?.retrievalIndex,
+    built,
   );
   const lock = retrievalIndex.lock;
   const previous =
@@ -505,7 +518,7 @@ async function finish(
     ),
   );
   if (retrievalIndex.bytes === undefined) sink.keep(retrievalIndex.path);
-  else await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
+  else await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes, retrievalIndex.replaces === true);
   // The lockfile is put last, so it is renamed into place after everything it pins.
   const lockFile = await sink.put({ path: config.lockfile, contents: text });
   const coverage = kept.map((slot) => slot.outcome.coverage);

@@ -51,6 +51,8 @@ export interface RetrievalIndexOutput {
   readonly path: string;
   /** The index's bytes; undefined when the file on disk is already exactly this index (kept). */
   readonly bytes: Uint8Array | undefined;
+  /** The file on disk was verified to hold the previous index, and these bytes differ from it. */
+  readonly replaces?: boolean;
 }
 
 /** What the compile cache records of an index it wrote. */
@@ -65,7 +67,8 @@ interface WrittenIndex {
  * Builds the index of `sources` (sorted by name) against `lock` (built from the same sources). With
  * the compile `cache`, segments of artifacts it has seen are read from it instead of the artifact
  * being parsed and tokenised again, and the previous index (`previous`: the previous lock's pin) is
- * reused as described above; the bytes are the same either way.
+ * reused as described above; `built` holds segments already built by artifact digest (a compiled
+ * source's, from its text while it was in memory, see `segmentOf`). The bytes are the same either way.
  */
 export function emitRetrievalIndex(
   sources: readonly CompiledSource[],
@@ -73,6 +76,7 @@ export function emitRetrievalIndex(
   config: ResolvedConfig,
   cache?: CompileCache,
   previous?: Lockfile["retrievalIndex"],
+  built?: ReadonlyMap<string, SurfaceSegment>,
 ): RetrievalIndexOutput {
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");
@@ -95,6 +99,11 @@ export function emitRetrievalIndex(
   const segments = cache?.segments();
   const segmentFor = (source: CompiledSource): SurfaceSegment => {
     const digest = lock.sources[source.name]!.artifact.digest;
+    const ready = built?.get(digest);
+    if (ready !== undefined) {
+      segments?.put(digest, ready);
+      return ready;
+    }
     let segment = segments?.get(digest);
     if (segment === undefined) {
       // The artifact as the runtime reads it (parsed from its text), not the compiler's in-memory value.
@@ -155,7 +164,7 @@ export function emitRetrievalIndex(
     };
     cache.setDerived(WRITTEN_INDEX, digest, written);
   }
-  return { lock: pin(digest), path, bytes };
+  return { lock: pin(digest), path, bytes, replaces: kept !== undefined && digest !== previous!.digest };
 }
 
 const isSection = (part: CompiledSource | IndexedSection): part is IndexedSection => "first" in part;
