@@ -26,7 +26,7 @@ import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
-import { type SurfaceSegment, segmentOf } from "../emit/surface-segments.js";
+import type { SurfaceSegment } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -36,6 +36,7 @@ import { CompileError } from "../errors/errors.js";
 import { verifyReusableCached } from "./cached-reuse.js";
 import type { SourceCoverage } from "./coverage.js";
 import { JobQueue } from "./schedule.js";
+import { SegmentQueue } from "./segment-queue.js";
 import { artifactFileOf, artifactPathOf, register } from "./source-compile.js";
 import {
   describe,
@@ -178,7 +179,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const slots = new Map<string, Slot>();
   const refusals = new Map<string, RefusedOutcome>();
   // Each compiled source's retrieval-index segment, built while its artifact text is in memory.
-  const built = new Map<string, SurfaceSegment>();
+  const segments = new SegmentQueue();
   const cache = record === undefined ? undefined : CompileCache.open(config.path, options.cache !== false);
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
@@ -211,11 +212,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
     workers = await runJobs(pending, setting, options, embedder, slots.size, jobs.length, async (outcome) => {
       if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
-      else slots.set(outcome.name, await take(outcome, config, previousLock, sink, built));
+      else slots.set(outcome.name, await take(outcome, config, previousLock, sink, segments));
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousFile, sink, options, cache, built);
+    output = await finish(names, slots, config, previousFile, sink, options, cache, await segments.drain());
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -407,15 +408,16 @@ async function take(
   config: ResolvedConfig,
   previousLock: Lockfile | undefined,
   sink: OutputSink,
-  built?: Map<string, SurfaceSegment>,
+  segments?: SegmentQueue,
 ): Promise<Slot> {
   const path = artifactFileOf(outcome.name, config);
   // The retrieval index's segment now, from the text in hand: finish() never reads every artifact
   // back (docs/reference/cli.md, "Large projects").
-  if (built !== undefined && outcome.kind === "compiled")
-    built.set(
+  if (segments !== undefined && outcome.kind === "compiled")
+    segments.add(
       outcome.lockEntry.artifact.digest,
-      segmentOf(outcome.artifactText, artifactPathOf(outcome.name, config)),
+      outcome.artifactText,
+      artifactPathOf(outcome.name, config),
     );
   // A reused source keeps the previous lock's own entry object (readPreviousState relies on it).
   const lockEntry =
