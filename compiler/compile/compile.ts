@@ -21,11 +21,12 @@ import { bindingPaths, indexModule } from "../emit/bindings.js";
 import { CompileCache } from "../emit/compile-cache.js";
 import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
+import { lockText, type PreviousLockFile } from "../emit/lock-text.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
-import type { SegmentStore } from "../emit/surface-segments.js";
+import type { SurfaceSegment } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
 import { cachedClientTemplate } from "../emit/template-cache.js";
@@ -35,6 +36,7 @@ import { CompileError } from "../errors/errors.js";
 import { verifyReusableCached } from "./cached-reuse.js";
 import type { SourceCoverage } from "./coverage.js";
 import { JobQueue } from "./schedule.js";
+import { SegmentQueue } from "./segment-queue.js";
 import { artifactFileOf, artifactPathOf, register } from "./source-compile.js";
 import {
   describe,
@@ -154,7 +156,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const mode = options.mode ?? "write";
   const incremental = options.incremental ?? (mode === "write" && options.frozen !== true);
   const env = options.env ?? process.env;
-  const previousLock = readPreviousLock(config.lockfile);
+  const previousFile = readPreviousLock(config.lockfile);
+  const previousLock = previousFile?.lock;
   // Only a plain compile reuses binding modules, and only those this compiler wrote (docs/reference/cli.md).
   const record = mode === "write" && options.frozen !== true ? WrittenRecord.open(config.path) : undefined;
   const setting: JobSetting = { config, env, templateText: await readTemplateText() };
@@ -175,6 +178,8 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const sink = new OutputSink(mode);
   const slots = new Map<string, Slot>();
   const refusals = new Map<string, RefusedOutcome>();
+  // Each compiled source's retrieval-index segment, built while its artifact text is in memory.
+  const segments = new SegmentQueue();
   const cache = record === undefined ? undefined : CompileCache.open(config.path, options.cache !== false);
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
@@ -207,11 +212,11 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     }
     workers = await runJobs(pending, setting, options, embedder, slots.size, jobs.length, async (outcome) => {
       if (outcome.kind === "refused") refusals.set(outcome.name, outcome);
-      else slots.set(outcome.name, await take(outcome, config, previousLock, sink));
+      else slots.set(outcome.name, await take(outcome, config, previousLock, sink, segments));
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousLock, sink, options, cache?.segments());
+    output = await finish(names, slots, config, previousFile, sink, options, cache, await segments.drain());
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -432,8 +437,17 @@ async function take(
   config: ResolvedConfig,
   previousLock: Lockfile | undefined,
   sink: OutputSink,
+  segments?: SegmentQueue,
 ): Promise<Slot> {
   const path = artifactFileOf(outcome.name, config);
+  // The retrieval index's segment now, from the text in hand: finish() never reads every artifact
+  // back (docs/reference/cli.md, "Large projects").
+  if (segments !== undefined && outcome.kind === "compiled")
+    segments.add(
+      outcome.lockEntry.artifact.digest,
+      outcome.artifactText,
+      artifactPathOf(outcome.name, config),
+    );
   // A reused source keeps the previous lock's own entry object (readPreviousState relies on it).
   const lockEntry =
     outcome.kind === "reused"
@@ -477,11 +491,13 @@ async function finish(
   names: readonly string[],
   slots: ReadonlyMap<string, Slot>,
   config: ResolvedConfig,
-  previousLock: Lockfile | undefined,
+  previousFile: PreviousLockFile | undefined,
   sink: OutputSink,
   options: CompileOptions,
-  segments: SegmentStore | undefined,
+  cache: CompileCache | undefined,
+  built: ReadonlyMap<string, SurfaceSegment>,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
+  const previousLock = previousFile?.lock;
   const kept = names.flatMap((name) => {
     const slot = slots.get(name);
     return slot === undefined ? [] : [slot];
@@ -490,7 +506,14 @@ async function finish(
   const reused = kept.filter((slot) => slot.outcome.kind === "reused").map((slot) => slot.source.name);
   // The retrieval index is built from the artifacts and pinned in the lockfile
   // (docs/runtime/retrieval-and-planning.md, "Stored index").
-  const retrievalIndex = emitRetrievalIndex(compiled, buildLockfile(compiled), config, segments);
+  const retrievalIndex = emitRetrievalIndex(
+    compiled,
+    buildLockfile(compiled),
+    config,
+    cache,
+    previousLock?.retrievalIndex,
+    built,
+  );
   const lock = retrievalIndex.lock;
   const previous =
     previousLock === undefined
@@ -503,10 +526,10 @@ async function finish(
           lock,
           artifacts: compiled.filter((s) => !previous.same.has(s.name)).map((s) => s.artifact),
         });
-  const lockText = serializeLockfile(lock);
+  const text = lockText(lock, previousFile, cache);
   if (
     options.frozen === true &&
-    (previous === undefined || serializeLockfile(previous.state.lock) !== lockText)
+    (previous === undefined || serializeLockfile(previous.state.lock) !== text)
   ) {
     throw new CompileError(
       "LOCK_FROZEN",
@@ -525,9 +548,10 @@ async function finish(
       routerBindingsType(tools),
     ),
   );
-  await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes);
+  if (retrievalIndex.bytes === undefined) sink.keep(retrievalIndex.path);
+  else await sink.putBytes(retrievalIndex.path, retrievalIndex.bytes, retrievalIndex.replaces === true);
   // The lockfile is put last, so it is renamed into place after everything it pins.
-  const lockFile = await sink.put({ path: config.lockfile, contents: lockText });
+  const lockFile = await sink.put({ path: config.lockfile, contents: text });
   const coverage = kept.map((slot) => slot.outcome.coverage);
   const compiledOnly = kept.flatMap((slot) => (slot.outcome.kind === "compiled" ? [slot.outcome] : []));
   return {

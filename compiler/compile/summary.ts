@@ -36,6 +36,10 @@ function summarize(
   before: LockedSource | undefined,
   after: LockedSource | undefined,
 ): SourceSummary {
+  // The same entry (a reused source): nothing can differ, only the counts are needed. (Routes are
+  // distinct when no tool name has a dot; otherwise they are counted as routes below.)
+  if (before !== undefined && before === after && !Object.keys(after.tools).some((t) => t.includes(".")))
+    return unchanged(source, after);
   const old = routes(before);
   const now = routes(after);
   const effects: Record<Effect, number> = { read: 0, write: 0, destructive: 0, unclassified: 0 };
@@ -58,6 +62,18 @@ function summarize(
           ? "changed"
           : "unchanged";
   return { source, status, endpoints: now.size, effects, added, removed, changed };
+}
+
+function unchanged(source: string, entry: LockedSource): SourceSummary {
+  const effects: Record<Effect, number> = { read: 0, write: 0, destructive: 0, unclassified: 0 };
+  let endpoints = 0;
+  for (const locked of Object.values(entry.tools)) {
+    for (const endpoint of Object.values(locked.endpoints)) {
+      effects[endpoint.effect]++;
+      endpoints++;
+    }
+  }
+  return { source, status: "unchanged", endpoints, effects, added: [], removed: [], changed: [] };
 }
 
 export function formatSummary(summary: SourceSummary): string {

@@ -89,6 +89,31 @@ export class CompileCache {
     return { digest, bytes };
   }
 
+  /**
+   * The bytes of the regular file at `path` when their SHA-256 is `digest`, else undefined: trusted
+   * by the file's unchanged stat identity as `digestOf` trusts it (checked after the read), otherwise
+   * hashed.
+   */
+  bytesOf(path: string, digest: string): Buffer | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFileSync(path);
+    } catch {
+      return undefined;
+    }
+    const stat = statOf(path);
+    const entry = this.stats.get(this.key(path));
+    if (
+      stat !== undefined &&
+      entry !== undefined &&
+      entry[5] === digest &&
+      sameIdentity(entry, stat) &&
+      stat.size === BigInt(bytes.length)
+    )
+      return bytes;
+    return sha256(bytes) === digest ? bytes : undefined;
+  }
+
   /** The cache file (undefined when there is no package to hold it, or the cache is disabled). */
   get path(): string | undefined {
     return this.file;

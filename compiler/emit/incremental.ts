@@ -26,6 +26,7 @@ import { readAnyArtifact } from "../compare/artifact-legacy.js";
 import type { LockState } from "../compare/lock-state.js";
 import type { ResolvedConfig, SourceConfig } from "../config/config.js";
 import { currentBindings, expectedStamps } from "./bindings.js";
+import type { PreviousLockFile } from "./lock-text.js";
 import type { OutputFile } from "./write.js";
 import type { RecordView } from "./written-record.js";
 
@@ -36,10 +37,11 @@ export interface ReusableSource {
   readonly bindings: readonly OutputFile[];
 }
 
-/** The lockfile before this compile; undefined when absent or unreadable. */
-export function readPreviousLock(path: string): Lockfile | undefined {
+/** The lockfile before this compile, with its text; undefined when absent or unreadable. */
+export function readPreviousLock(path: string): PreviousLockFile | undefined {
   try {
-    return parseLockfile(readFileSync(path, "utf8"), path);
+    const text = readFileSync(path, "utf8");
+    return { lock: parseLockfile(text, path), text };
   } catch {
     return undefined;
   }

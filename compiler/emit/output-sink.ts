@@ -54,9 +54,12 @@ export class OutputSink {
     return lazyFile(file.path, false, () => this.staged.get(file.path) ?? file.path);
   }
 
-  /** `put` for a binary output (the retrieval index): compared and staged as bytes. */
-  async putBytes(path: string, bytes: Uint8Array): Promise<void> {
-    const current = await readFile(path).catch(() => undefined);
+  /**
+   * `put` for a binary output (the retrieval index): compared and staged as bytes; `differs`: the
+   * file on disk is already known to hold other bytes (it is not read).
+   */
+  async putBytes(path: string, bytes: Uint8Array, differs = false): Promise<void> {
+    const current = differs ? undefined : await readFile(path).catch(() => undefined);
     if (current !== undefined && Buffer.compare(current, bytes) === 0) {
       this.unchanged.push(path);
       return;
@@ -71,6 +74,11 @@ export class OutputSink {
     const temp = `${path}.${process.pid}.staged.tmp`;
     this.staged.set(path, temp);
     await writeFile(temp, bytes);
+  }
+
+  /** Counts a file already verified to hold exactly its output (it is neither read nor written). */
+  keep(path: string): void {
+    this.unchanged.push(path);
   }
 
   /** Moves every staged file into place, in the order they were put. */

@@ -2,10 +2,9 @@
  * Per-source surface segments for the retrieval index (docs/runtime/retrieval-and-planning.md,
  * "Stored index"; docs/sources/openapi.md, "Incremental compile"). A segment is one source's scoring
  * rows built by the runtime's own `SurfaceBuilder`/`addEntry` over its artifact alone, with ids local
- * to the source; the compile assembles the project's surface from the segments in source order,
- * mapping each local id to the id the whole-project builder would have given it (ids are handed out
- * in first-use order, so a source's new keys get the next ids in its own first-use order). The result
- * is the surface `buildSurface` gives over every endpoint: the same ids, rows, frequencies and pairs.
+ * to the source, and its candidate locations; the compile merges the segments' postings into the
+ * project's canonical index (index-merge.ts), which is what `buildSurface` over every endpoint gives,
+ * canonicalised.
  *
  * Segments are a pure function of the artifact's bytes, so the compile cache keeps them by artifact
  * digest, SURFACE_VERSION and compiler version (`node_modules/.cache/schemarouter/surfaces/`): an
@@ -19,13 +18,11 @@ import {
   type Artifact,
   addEntry,
   DIGEST_BYTES,
-  type IndexedToolNames,
   locateSource,
   readArtifactLayout,
   type SourceLocations,
   SURFACE_VERSION,
   SurfaceBuilder,
-  type SurfaceRows,
   sha256,
 } from "schemarouter/internal";
 import { COMPILER_VERSION } from "./version.js";
@@ -85,87 +82,6 @@ export function segmentOf(artifactText: string, artifactPath: string): SurfaceSe
     starts: Uint32Array.from(builder.starts),
     locations,
   };
-}
-
-/** The project's rows, tools and endpoint effects from its sources' segments, in source order. */
-export function assembleSegments(
-  segments: readonly { readonly source: string; readonly segment: SurfaceSegment }[],
-): { rows: SurfaceRows; tools: IndexedToolNames[]; effects: string[] } {
-  const vocabulary = new Map<string, number>();
-  const pairs = new Map<number, Map<number, number>>();
-  let size = 0;
-  let total = 0;
-  let endpoints = 0;
-  for (const { segment } of segments) {
-    total += segment.ids.length;
-    endpoints += segment.starts.length - 1;
-  }
-  const ids = new Uint32Array(total);
-  const masks = new Uint16Array(total);
-  const starts = new Uint32Array(endpoints + 1);
-  const tools: IndexedToolNames[] = [];
-  const effects: string[] = [];
-  let at = 0;
-  let row = 0;
-  // One row's (global id, mask) pairs packed as id * 2^16 + mask, for a comparator-free sort.
-  let scratch = new Float64Array(256);
-  for (const { source, segment } of segments) {
-    const { keys, ids: localIds, masks: localMasks, starts: localStarts } = segment;
-    const global = new Uint32Array(keys.length);
-    for (let local = 0; local < keys.length; local++) {
-      const key = keys[local]!;
-      let id: number | undefined;
-      if (typeof key === "string") {
-        id = vocabulary.get(key);
-        if (id === undefined) {
-          id = size++;
-          vocabulary.set(key, id);
-        }
-      } else {
-        const concept = global[key[0]]!;
-        let byUnit = pairs.get(concept);
-        if (byUnit === undefined) {
-          byUnit = new Map();
-          pairs.set(concept, byUnit);
-        }
-        const unit = global[key[1]]!;
-        id = byUnit.get(unit);
-        if (id === undefined) {
-          id = size++;
-          byUnit.set(unit, id);
-        }
-      }
-      global[local] = id;
-    }
-    for (let e = 0; e + 1 < localStarts.length; e++) {
-      const from = localStarts[e]!;
-      const to = localStarts[e + 1]!;
-      const first = at;
-      let ascending = true;
-      for (let i = from; i < to; i++) {
-        const id = global[localIds[i]!]!;
-        if (at > first && ids[at - 1]! > id) ascending = false;
-        ids[at] = id;
-        masks[at] = localMasks[i]!;
-        at++;
-      }
-      // Local ids are distinct within a row and the mapping is one-to-one: re-sort by global id.
-      if (!ascending) {
-        const length = at - first;
-        if (scratch.length < length) scratch = new Float64Array(length * 2);
-        for (let k = 0; k < length; k++) scratch[k] = ids[first + k]! * 65536 + masks[first + k]!;
-        const packed = scratch.subarray(0, length).sort();
-        for (let k = 0; k < length; k++) {
-          ids[first + k] = Math.floor(packed[k]! / 65536);
-          masks[first + k] = packed[k]! % 65536;
-        }
-      }
-      starts[++row] = at;
-    }
-    for (const tool of segment.tools) tools.push({ name: tool.name, source, endpoints: tool.endpoints });
-    effects.push(...segment.effects);
-  }
-  return { rows: { vocabulary, pairs, size, ids, masks, starts }, tools, effects };
 }
 
 /** Segments kept in the compile cache directory, one file per artifact digest. */

@@ -18,7 +18,9 @@
  * canonical text and that text's SHA-256; per tool the spans of its skeleton text before and after its
  * endpoint lines (the tool with `"endpoints":[]` is their concatenation) and their SHA-256; per source
  * (`defStart`) its shared definitions, in file order, with the span of each value and its name.
- * Encoding is a pure function of its input, so the same catalog gives byte-identical files.
+ * Encoding is a pure function of its input, so the same catalog gives byte-identical files. Ids may
+ * be any numbering the vocabulary maps; the compiler writes them canonical (compiler/emit/index-merge.ts:
+ * each key's id its sorted position, pair keys after, keys without postings left out).
  */
 import { endianness } from "node:os";
 

@@ -65,7 +65,7 @@ export function routeOf(tool: string, endpoint: string): string {
 }
 
 /** Bits that count towards a key's document frequency (exact keys need none). */
-const DF_MASK = LEXICAL_MASK | BIT.sameFieldUnit;
+export const DF_MASK = LEXICAL_MASK | BIT.sameFieldUnit;
 
 /**
  * Builds the surface of every endpoint of `entries` (each endpoint is read, hence verified); with

