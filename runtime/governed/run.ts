@@ -79,7 +79,8 @@ export class RunState implements StopSource {
       queueMicrotask(listener);
       return () => undefined;
     }
-    const listeners = (this.#listeners ??= new Set());
+    this.#listeners ??= new Set();
+    const listeners = this.#listeners;
     listeners.add(listener);
     return () => listeners.delete(listener);
   }
