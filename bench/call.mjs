@@ -24,7 +24,7 @@ import { percentile, ratio, summarize } from "./lib/stats.mjs";
 export const DIR = join(TMP, "call");
 const SERVER = fileURLToPath(new URL("./lib/json-server.mjs", import.meta.url));
 
-async function compileFixture() {
+export async function compileFixture() {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   writeFileSync(join(DIR, "openapi.json"), JSON.stringify(FIXTURE_DOCUMENT));

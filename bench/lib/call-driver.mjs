@@ -28,7 +28,7 @@ try {
   const used = process.cpuUsage(cpu);
   const perCall = (used.user + used.system) / calls;
   process.stdout.write(
-    `${side} c=${concurrency}: ${Math.round(rate)} calls/s, client CPU ${perCall.toFixed(1)} µs/call\n`,
+    `${side} c=${concurrency}: ${Math.round(rate)} calls/s, client CPU ${perCall.toFixed(1)} µs/call (user ${(used.user / calls).toFixed(1)}, system ${(used.system / calls).toFixed(1)})\n`,
   );
 } finally {
   await setup.close();

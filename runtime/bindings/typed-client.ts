@@ -125,20 +125,47 @@ export function bindClient(
   const client: Record<string, BoundMethod> = {};
   for (const [method, pin] of Object.entries(pins)) {
     client[method] = (args, options) => {
-      // Everything but `fields` is the run's config, checked key by key like router.invoke's.
-      const { fields, ...run } = options ?? {};
-      return router.call(
-        {
-          tool: pin.tool,
-          endpoint: pin.endpoint,
-          arguments: args ?? {},
-          ...(fields !== undefined ? { fields } : {}),
-          endpointFingerprint: pin.endpointFingerprint,
-          toolFingerprint: pin.toolFingerprint,
-        },
-        run,
-      );
+      // Two literals rather than a conditional spread, and no rest copy of options that hold only
+      // `fields` (the common case): no temporary objects on every call's path.
+      const fields = options?.fields;
+      const call =
+        fields === undefined
+          ? {
+              tool: pin.tool,
+              endpoint: pin.endpoint,
+              arguments: args ?? {},
+              endpointFingerprint: pin.endpointFingerprint,
+              toolFingerprint: pin.toolFingerprint,
+            }
+          : {
+              tool: pin.tool,
+              endpoint: pin.endpoint,
+              arguments: args ?? {},
+              fields,
+              endpointFingerprint: pin.endpointFingerprint,
+              toolFingerprint: pin.toolFingerprint,
+            };
+      return router.call(call, runConfigOf(options));
     };
   }
   return Object.freeze(client);
+}
+
+const NO_RUN_CONFIG: RunConfig = Object.freeze({});
+
+/**
+ * Everything in a typed call's options but `fields` is the run's config, checked key by key like
+ * router.invoke's: every enumerable key, inherited ones included (a budget on the options' prototype
+ * is not dropped). Options with no key but `fields` are the empty config itself.
+ */
+function runConfigOf(options: CallOptions<string> | undefined): RunConfig {
+  if (options === undefined || options === null) return NO_RUN_CONFIG;
+  let run: Record<string, unknown> | undefined;
+  for (const key in options) {
+    if (key === "fields") continue;
+    // No prototype: a "__proto__" key is an option like any other (refused as unknown), never a parent.
+    run ??= Object.create(null) as Record<string, unknown>;
+    run[key] = (options as Record<string, unknown>)[key];
+  }
+  return run === undefined ? NO_RUN_CONFIG : (run as RunConfig);
 }

@@ -11,7 +11,7 @@ import { missingBindingHint } from "./binding-hint.js";
 import { detachArguments } from "./detach.js";
 import type { Binding } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
-import { selectFields } from "./projection.js";
+import { frozenFieldIds, selectFields } from "./projection.js";
 import type { ValidatorSet } from "./validation.js";
 
 export interface PreparedCall {
@@ -231,7 +231,7 @@ export function prepareCall(
           tool: call.tool,
           endpoint: call.endpoint,
           arguments: args,
-          fields: Object.freeze([...call.fields]),
+          fields: frozenFieldIds(endpoint, call.fields),
           endpointFingerprint: call.endpointFingerprint,
           toolFingerprint: call.toolFingerprint,
         },

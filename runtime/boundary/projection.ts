@@ -43,6 +43,17 @@ export function selectFields(
   return selected;
 }
 
+/**
+ * A frozen copy of a call's field IDs: the copy remembered with the last selection checked for this
+ * contract when `ids` equals it (frozen arrays are shared safely; no array per call), a new one
+ * otherwise.
+ */
+export function frozenFieldIds(endpoint: EndpointSpec, ids: readonly string[]): readonly string[] {
+  const last = fieldIndexes.get(endpoint)?.last;
+  if (last !== undefined && sameIds(last.ids, ids)) return last.ids;
+  return Object.freeze([...ids]);
+}
+
 /** Whether `ids` is an array of the same strings as `known`, in the same order. */
 function sameIds(known: readonly string[], ids: readonly string[]): boolean {
   if (!Array.isArray(ids) || ids.length !== known.length) return false;

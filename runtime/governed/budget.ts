@@ -115,7 +115,13 @@ export class BudgetLedger {
   #attempts = 0;
   #remoteAttempts = 0;
   #cost = 0;
-  readonly #toolAttempts = new Map<string, number>();
+  /**
+   * Attempts per tool: the run's first tool in two fields, a Map only once a second tool is attempted
+   * (most runs are one call: no Map per run).
+   */
+  #firstTool: string | undefined;
+  #firstToolAttempts = 0;
+  #otherTools: Map<string, number> | undefined;
   readonly #startedAt: number;
 
   constructor(
@@ -171,7 +177,7 @@ export class BudgetLedger {
       }
     }
     const quota = budget.toolQuotas[subject.tool];
-    const used = this.#toolAttempts.get(subject.tool) ?? 0;
+    const used = this.#toolAttemptsOf(subject.tool);
     if (quota !== undefined && used + 1 > quota) {
       throw exceeded("toolQuota", quota, used, route, { tool: subject.tool });
     }
@@ -192,7 +198,7 @@ export class BudgetLedger {
   refundAttempt(subject: CostSubject, cost: number): void {
     this.#attempts--;
     if (subject.remote) this.#remoteAttempts--;
-    this.#toolAttempts.set(subject.tool, (this.#toolAttempts.get(subject.tool) ?? 1) - 1);
+    this.#addToolAttempts(subject.tool, -1);
     this.#cost -= cost;
   }
 
@@ -203,15 +209,38 @@ export class BudgetLedger {
       remoteAttempts: this.#remoteAttempts,
       cost: this.#cost,
       elapsedMs: this.elapsedMs(),
-      toolAttempts: Object.freeze(Object.fromEntries(this.#toolAttempts)),
+      toolAttempts: Object.freeze(Object.fromEntries(this.#toolEntries())),
     });
   }
 
   #consume(subject: CostSubject, cost: number): void {
     this.#attempts++;
     if (subject.remote) this.#remoteAttempts++;
-    this.#toolAttempts.set(subject.tool, (this.#toolAttempts.get(subject.tool) ?? 0) + 1);
+    this.#addToolAttempts(subject.tool, 1);
     this.#cost += cost;
+  }
+
+  #toolAttemptsOf(tool: string): number {
+    if (tool === this.#firstTool) return this.#firstToolAttempts;
+    return this.#otherTools?.get(tool) ?? 0;
+  }
+
+  #addToolAttempts(tool: string, count: number): void {
+    if (this.#firstTool === undefined) this.#firstTool = tool;
+    if (tool === this.#firstTool) {
+      this.#firstToolAttempts += count;
+      return;
+    }
+    this.#otherTools ??= new Map();
+    this.#otherTools.set(tool, (this.#otherTools.get(tool) ?? 0) + count);
+  }
+
+  /** Attempts per tool, the first tool first (the order a Map of all of them would have). */
+  #toolEntries(): [string, number][] {
+    const entries: [string, number][] =
+      this.#firstTool === undefined ? [] : [[this.#firstTool, this.#firstToolAttempts]];
+    if (this.#otherTools !== undefined) entries.push(...this.#otherTools);
+    return entries;
   }
 }
 

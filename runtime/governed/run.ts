@@ -23,8 +23,11 @@ export class RunState implements StopSource {
   #controller: AbortController | undefined;
   #stop: SchemaRouterError | undefined;
   #timer: NodeJS.Timeout | undefined;
-  /** Notified once when the run stops; a Set, so subscribing costs no AbortSignal per step. */
-  readonly #listeners = new Set<() => void>();
+  /**
+   * Notified once when the run stops; a Set, so subscribing costs no AbortSignal per step. Made only
+   * for a run something can stop while it awaits (see onStop).
+   */
+  #listeners: Set<() => void> | undefined;
   readonly #onCallerAbort: (() => void) | undefined;
   /** Whether anything can stop the run while a step awaits: a signal, a wall-clock timer or a canceller. */
   readonly #interruptible: boolean;
@@ -76,8 +79,10 @@ export class RunState implements StopSource {
       queueMicrotask(listener);
       return () => undefined;
     }
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#listeners ??= new Set();
+    const listeners = this.#listeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** Stops the run: every bounded step rejects with `reason` (the first reason wins). */
@@ -92,8 +97,8 @@ export class RunState implements StopSource {
 
   #stopped(): void {
     // Listeners first: each names its own route in the stop error (the first one made is kept).
-    const listeners = [...this.#listeners];
-    this.#listeners.clear();
+    const listeners = this.#listeners === undefined ? [] : [...this.#listeners];
+    this.#listeners?.clear();
     for (const listener of listeners) {
       try {
         listener();

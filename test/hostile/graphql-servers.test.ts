@@ -137,6 +137,22 @@ describe("hostile GraphQL responses", () => {
     }
   });
 
+  it("reads a 4xx GraphQL response (by its Content-Type) as the server's errors, and a plain 4xx as HTTP_STATUS", async () => {
+    const errors = JSON.stringify({ errors: [{ message: "unknown field" }] });
+    server.respondWith(answer(400, errors, { "content-type": "application/graphql-response+json" }));
+    try {
+      const error = await refusal(call("book", { id: "b1" }, ["title"]));
+      expect(error).toMatchObject({
+        code: "TOOL_ERROR",
+        details: { reason: "graphql-errors", messages: ["unknown field"] },
+      });
+      server.respondWith(answer(400, errors));
+      expect((await refusal(call("book", { id: "b1" }, ["title"]))).code).toBe("HTTP_STATUS");
+    } finally {
+      server.respondWith(undefined);
+    }
+  });
+
   it("sends the trusted header and answers normally once the server behaves", async () => {
     const [result] = await call("book", { id: "b2" }, ["title"]);
     expect(result!.data).toEqual({ book: { title: "Cosmos" } });

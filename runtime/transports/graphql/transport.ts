@@ -10,6 +10,7 @@ import { bindingInvalid, positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError, LoadError } from "../../errors/errors.js";
 import type { DispatcherLike } from "../http/dispatcher-like.js";
 import { exchange } from "../http/exchange.js";
+import { ExchangeDeadlines } from "../http/exchange-deadlines.js";
 import { isHeaderName } from "../http/headers.js";
 import { checkPlaintextCredentials } from "../http/plaintext.js";
 import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
@@ -79,6 +80,8 @@ export function createGraphqlInvoker(options: GraphqlInvokerOptions): Invoker {
     positiveLimit("GraphQL binding", "maxResponseBytes", options.maxResponseBytes) ??
     DEFAULT_GRAPHQL_MAX_RESPONSE_BYTES;
   const dispatcher = options.dispatcher as Dispatcher | undefined;
+  // One timer bounds every exchange of this invoker (docs/runtime/transports.md).
+  const deadlines = new ExchangeDeadlines(timeoutMs);
   let undici: typeof import("undici") | undefined;
   return {
     async invoke(context: InvocationContext): Promise<unknown> {
@@ -108,7 +111,8 @@ export function createGraphqlInvoker(options: GraphqlInvokerOptions): Invoker {
       };
       undici ??= await import("undici");
       const response = await exchange(
-        dispatcher ?? undici.getGlobalDispatcher(),
+        undici,
+        dispatcher,
         {
           origin: endpoint.origin,
           path: endpoint.path,
@@ -116,7 +120,7 @@ export function createGraphqlInvoker(options: GraphqlInvokerOptions): Invoker {
           headers,
           body: JSON.stringify({ query: built.query, variables: built.variables }),
         },
-        { route, timeoutMs, maxBytes, errorBytes: ERROR_DETAIL_BYTES, successStatus: [], head: false },
+        { route, deadlines, maxBytes, errorBytes: ERROR_DETAIL_BYTES, successStatus: [], head: false },
         context.onStop ?? stopSourceOf(context.signal).onStop,
       );
       const status = response.status;

@@ -67,13 +67,24 @@ export function declaredLengthError(
 ): InvocationError | undefined {
   if (contentLength === undefined) return undefined;
   const declared = Number(contentLength);
-  if (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared)) {
+  // Plain digits (what servers send) need no regular expression; anything else takes the full check.
+  if (!isDigits(contentLength) && (!/^\d+$/.test(contentLength.trim()) || !Number.isSafeInteger(declared))) {
     return new InvocationError("RESPONSE_NOT_JSON", `${route}: the response has an invalid Content-Length.`, {
       route,
       contentLength,
     });
   }
   return declared > maxBytes ? tooLarge(route, maxBytes, declared) : undefined;
+}
+
+/** A non-empty run of ASCII digits whose number is a safe integer (at most 15 digits). */
+function isDigits(text: string): boolean {
+  if (text.length === 0 || text.length > 15) return false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 export function tooLarge(route: string, maxBytes: number, size: number): InvocationError {

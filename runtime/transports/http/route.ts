@@ -222,5 +222,24 @@ function scalar(value: unknown): string {
 export function encodePathSegment(value: string): string {
   if (value === "" || value === "." || value === "..")
     throw new TypeError(`"${value}" cannot be a URL path segment`);
-  return encodeURIComponent(value);
+  // encodeURIComponent leaves these characters as they are: a value of only them is its own encoding
+  // (checked in JS, not by the runtime's URI encoder, for the short identifiers most paths carry).
+  return value.length <= 64 && isUnreserved(value) ? value : encodeURIComponent(value);
+}
+
+/** Whether `text` is only RFC 3986 unreserved characters (ALPHA, DIGIT, "-", ".", "_", "~"). */
+function isUnreserved(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const unreserved =
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x2d ||
+      code === 0x2e ||
+      code === 0x5f ||
+      code === 0x7e;
+    if (!unreserved) return false;
+  }
+  return true;
 }

@@ -12,6 +12,7 @@ import { CallRefusedError, InvocationError } from "../../errors/errors.js";
 import type { EndpointSpec } from "../../model/specs.js";
 import type { DispatcherLike } from "./dispatcher-like.js";
 import { exchange } from "./exchange.js";
+import { ExchangeDeadlines } from "./exchange-deadlines.js";
 import { encodeFormBody } from "./form-body.js";
 import { isHeaderName, isSensitiveHeader } from "./headers.js";
 import { encodeMultipartBody, isPartMediaType } from "./multipart-body.js";
@@ -80,6 +81,8 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
     positiveLimit("HTTP binding", "maxResponseBytes", options.maxResponseBytes) ?? DEFAULT_MAX_RESPONSE_BYTES;
   // The option is an undici Dispatcher (DispatcherLike is its public name).
   const dispatcher = options.dispatcher as Dispatcher | undefined;
+  // One timer bounds every exchange of this invoker (docs/runtime/transports.md).
+  const deadlines = new ExchangeDeadlines(timeoutMs);
   // undici is loaded on the first request, not when the runtime is imported (cold start).
   let undici: typeof import("undici") | undefined;
   return {
@@ -172,11 +175,12 @@ export function createHttpInvoker(options: HttpBindingOptions): Invoker {
       }
       undici ??= await import("undici");
       const response = await exchange(
-        dispatcher ?? undici.getGlobalDispatcher(),
+        undici,
+        dispatcher,
         { origin: base.origin, path: url, method: execution.method.toUpperCase(), headers, body },
         {
           route,
-          timeoutMs,
+          deadlines,
           maxBytes,
           errorBytes: ERROR_DETAIL_BYTES,
           successStatus: execution.successStatus,

@@ -10,6 +10,7 @@ import { bindingInvalid, positiveLimit } from "../../errors/binding-invalid.js";
 import { CallRefusedError, InvocationError, LoadError } from "../../errors/errors.js";
 import type { DispatcherLike } from "../http/dispatcher-like.js";
 import { exchange } from "../http/exchange.js";
+import { ExchangeDeadlines } from "../http/exchange-deadlines.js";
 import { isHeaderName } from "../http/headers.js";
 import { checkPlaintextCredentials } from "../http/plaintext.js";
 import { redactSecrets, secretsOf } from "../http/redact-secrets.js";
@@ -94,6 +95,8 @@ export function createOpenRpcInvoker(options: OpenRpcInvokerOptions): Invoker {
     positiveLimit("OpenRPC binding", "maxResponseBytes", options.maxResponseBytes) ??
     DEFAULT_OPENRPC_LIMITS.maxResponseBytes;
   const dispatcher = options.dispatcher as Dispatcher | undefined;
+  // One timer bounds every exchange of this invoker (docs/runtime/transports.md).
+  const deadlines = new ExchangeDeadlines(timeoutMs);
   let undici: typeof import("undici") | undefined;
   let nextId = 1;
   return {
@@ -117,7 +120,8 @@ export function createOpenRpcInvoker(options: OpenRpcInvokerOptions): Invoker {
       const body = requestBodyOf(endpoint, context.call.arguments, id, route);
       undici ??= await import("undici");
       const response = await exchange(
-        dispatcher ?? undici.getGlobalDispatcher(),
+        undici,
+        dispatcher,
         {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
@@ -125,7 +129,7 @@ export function createOpenRpcInvoker(options: OpenRpcInvokerOptions): Invoker {
           headers: { accept: "application/json", "content-type": "application/json", ...headers },
           body,
         },
-        { route, timeoutMs, maxBytes, errorBytes: ERROR_BODY_BYTES, successStatus: [], head: false },
+        { route, deadlines, maxBytes, errorBytes: ERROR_BODY_BYTES, successStatus: [], head: false },
         context.onStop ?? stopSourceOf(context.signal).onStop,
       );
       const status = response.status;

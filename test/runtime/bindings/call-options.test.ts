@@ -103,4 +103,25 @@ describe("typed client call options", () => {
     expect(error.message).toContain('RunConfig: unknown option "retries". Known options: runId, tags,');
     await router.close();
   });
+
+  it("options of `fields` alone run with the default config; any other option next to it still counts", async () => {
+    const { router, petstore } = await client();
+    const before = server.requests.length;
+    const pet = await petstore.getPetById({ petId: "rex" }, { fields: ["name"] });
+    expect(pet.data).toEqual({ name: "Rex" });
+    const budget = new ExecutionBudget({ maxCalls: 0 });
+    const refused = await failure(petstore.getPetById({ petId: "rex" }, { fields: ["name"], budget }));
+    expect(refused.code).toBe("BUDGET_EXCEEDED");
+    // An option inherited from the options' prototype is not skipped by the `fields`-only shortcut.
+    const inherited = Object.assign(Object.create({ budget }) as object, { fields: ["name"] });
+    expect((await failure(petstore.getPetById({ petId: "rex" }, inherited as never))).code).toBe(
+      "BUDGET_EXCEEDED",
+    );
+    const typo = await failure(
+      petstore.getPetById({ petId: "rex" }, { fields: ["name"], retries: 3 } as never),
+    );
+    expect(typo.code).toBe("RUN_CONFIG_INVALID");
+    expect(server.requests.length - before).toBe(1);
+    await router.close();
+  });
 });

@@ -46,6 +46,21 @@ describe("non-finite numbers", () => {
     });
   });
 
+  it.each([
+    ["objects", `${'{"a":'.repeat(600)}1${"}".repeat(600)}`, { type: "object" }],
+    ["arrays", `${"[".repeat(600)}1${"]".repeat(600)}`, { type: "array" }],
+  ])(
+    "refuses %s nested deeper than 512 levels with OUTPUT_SCHEMA_VIOLATION (maxDepth)",
+    async (_name, body, outputSchema) => {
+      const server = await answering(body);
+      const { router, call } = httpTool(server.url, cleanups, { endpoint: { outputSchema, fields: [] } });
+      await expect(router.call(call())).rejects.toMatchObject({
+        code: "OUTPUT_SCHEMA_VIOLATION",
+        details: { violations: [expect.objectContaining({ keyword: "maxDepth" })] },
+      });
+    },
+  );
+
   it("passes large finite numbers", async () => {
     const server = await answering('{"count": 1.7976931348623157e308}');
     const { router, call } = httpTool(server.url, cleanups, {

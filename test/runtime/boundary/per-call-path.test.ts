@@ -57,6 +57,28 @@ describe("the call an invoker receives", () => {
     expect(typeof seen[0]!.onStop).toBe("function");
   });
 
+  it("carries frozen field IDs equal to the call's, whether or not the selection was seen before", async () => {
+    const { router } = await setup();
+    const seen: InvocationContext[] = [];
+    router.bind("weather", {
+      invoke: async (context) => {
+        seen.push(context);
+        return OK.reply === "json" ? OK.body : null;
+      },
+    });
+    const selections = [["tempC"], ["tempC"], ["humidity", "tempC"], ["tempC"]];
+    for (const fields of selections) {
+      const requested = [...fields];
+      const pending = router.call(pin(router, "weather", "current", { city: "seoul" }, requested));
+      requested.push("city");
+      await pending;
+    }
+    expect(seen.map((context) => context.call.fields)).toEqual(selections);
+    for (const context of seen) expect(Object.isFrozen(context.call.fields)).toBe(true);
+    expect(() => (seen[1]!.call.fields as string[]).push("city")).toThrow(TypeError);
+    expect(seen[3]!.call.fields).toEqual(["tempC"]);
+  });
+
   it("refuses an invoker's attempt to change it (TOOL_ERROR), so a retry sends what was checked", async () => {
     const { router, seoul } = await setup();
     router.bind("weather", {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ExecutionPolicy, PolicyRule } from "../../../runtime/boundary/policy.js";
-import { type CostSubject, ExecutionBudget } from "../../../runtime/governed/budget.js";
+import { BudgetLedger, type CostSubject, ExecutionBudget } from "../../../runtime/governed/budget.js";
 import { RetryPolicy } from "../../../runtime/governed/retry.js";
 import {
   type Fault,
@@ -221,5 +221,37 @@ describe("ExecutionBudget options", () => {
     expect(Object.isFrozen(budget)).toBe(true);
     await router.call(seoul, { budget });
     await expect(router.call(seoul, { budget })).resolves.toMatchObject({ attempts: 1 });
+  });
+});
+
+describe("the ledger's per-tool counts", () => {
+  it("keep each tool's quota apart across several tools, and report them in first-attempt order", () => {
+    const ledger = new BudgetLedger(new ExecutionBudget({ toolQuotas: { a: 1, b: 2 } }), () => 0);
+    const subject = (tool: string) => ({
+      tool,
+      endpoint: "e",
+      effect: "read" as const,
+      remote: true,
+      attempt: 1,
+    });
+    ledger.startAttempt(subject("b"), "b.e");
+    ledger.startAttempt(subject("a"), "a.e");
+    ledger.startAttempt(subject("c"), "c.e");
+    ledger.startAttempt(subject("b"), "b.e");
+    expect(() => ledger.startAttempt(subject("a"), "a.e")).toThrow(
+      expect.objectContaining({ code: "BUDGET_EXCEEDED", details: expect.objectContaining({ tool: "a" }) }),
+    );
+    expect(() => ledger.startAttempt(subject("b"), "b.e")).toThrow(
+      expect.objectContaining({ code: "BUDGET_EXCEEDED", details: expect.objectContaining({ tool: "b" }) }),
+    );
+    ledger.refundAttempt(subject("b"), 0);
+    ledger.startAttempt(subject("b"), "b.e");
+    const usage = ledger.usage();
+    expect(Object.entries(usage.toolAttempts)).toEqual([
+      ["b", 2],
+      ["a", 1],
+      ["c", 1],
+    ]);
+    expect(usage.attempts).toBe(4);
   });
 });
