@@ -15,6 +15,7 @@ import type { Retriever } from "./retriever.js";
 import { normalizeKey, tokenize } from "./tokenize.js";
 import type { CapabilityCandidate, RetrievalRequest } from "./types.js";
 import { type Need, needsOf } from "./vocabulary/concepts.js";
+import { namesReadVerb } from "./vocabulary/intent.js";
 import { canonicalUnit, unitToken } from "./vocabulary/units.js";
 
 /** Ranked candidates examined for coverage (default). */
@@ -62,6 +63,8 @@ export interface RouteResult {
 interface EntryTerms {
   /** The endpoint only reads. */
   readonly reads: boolean;
+  /** The endpoint's locked effect is destructive. */
+  readonly destroys: boolean;
   readonly all: ReadonlySet<string>;
   /** Everything except field units, dimensions and qualifiers. */
   readonly plain: ReadonlySet<string>;
@@ -106,7 +109,13 @@ function termsOf(entry: EndpointOfTool): EntryTerms {
     }
   }
   for (const token of plain) all.add(token);
-  const made = { reads: endpoint.effect === "read", all, plain, fields };
+  const made = {
+    reads: endpoint.effect === "read",
+    destroys: endpoint.effect === "destructive",
+    all,
+    plain,
+    fields,
+  };
   TERMS.set(endpoint, made);
   return made;
 }
@@ -383,25 +392,39 @@ export function checkCoverage(
   ranked: readonly EndpointOfTool[],
   minConceptCoverage: number = DEFAULT_MIN_CONCEPT_COVERAGE,
 ): CoverageReport {
-  return coverageOf(requirementsOf(request), ranked, minConceptCoverage);
+  return coverageOf(requirementsOf(request), ranked, minConceptCoverage, asksToRead(request));
+}
+
+/**
+ * A request whose deciding verb reads ("list", "search", "show": vocabulary/intent.ts) and that names no
+ * `effects` of its own is never answered by a destructive endpoint: one still ranks but covers none of
+ * its needs (docs/runtime/retrieval-and-planning.md, "Read requests"). A write endpoint still can (a
+ * POST that searches is a read to the user). Narrowing, never granting: intent takes candidates away
+ * from an answer, it never adds one.
+ */
+function asksToRead(request: RetrievalRequest): boolean {
+  return request.effects === undefined && namesReadVerb(request.query ?? "");
 }
 
 function coverageOf(
   requirements: readonly Requirement[],
   ranked: readonly EndpointOfTool[],
   minConceptCoverage: number,
+  readVerb: boolean,
 ): CoverageReport {
   const terms = ranked.map(termsOf);
+  const answers = (t: EntryTerms): boolean => !readVerb || !t.destroys;
   const known = { tokens: new Set<string>(), attributes: new Set<string>() };
   for (const t of terms) {
     for (const token of t.all) known.tokens.add(token);
     for (const token of t.all) if (!t.plain.has(token)) known.attributes.add(token);
   }
-  const covers = ranked.map(() => requirements.length === 0);
+  const covers = terms.map((t) => requirements.length === 0 && answers(t));
   const uncovered: UncoveredConcept[] = [];
   for (const requirement of requirements) {
     let best: UncoveredConcept[] | undefined;
     terms.forEach((t, i) => {
+      if (!answers(t)) return;
       const gaps = gapsOf(requirement, t, known, minConceptCoverage);
       if (gaps.length === 0) covers[i] = true;
       if (best === undefined || gaps.length < best.length) best = gaps;
@@ -409,16 +432,24 @@ function coverageOf(
     if (best === undefined) best = gapsOf(requirement, EMPTY_TERMS, known, minConceptCoverage);
     if (best.length > 0) uncovered.push(...best);
   }
-  const rejected = uncovered.length > 0 || ranked.length === 0;
+  const rejected = uncovered.length > 0 || !terms.some(answers);
   if (!rejected) return { covers, rejected, uncovered };
   const reason =
     uncovered.length === 0
-      ? "no endpoint matches the request"
+      ? readVerb && ranked.length > 0
+        ? "the request asks to read and only destructive endpoints match it"
+        : "no endpoint matches the request"
       : `unsupported: ${uncovered.map((u) => u.reason).join("; ")}`;
   return { covers, rejected, uncovered, reason };
 }
 
-const EMPTY_TERMS: EntryTerms = { reads: false, all: new Set(), plain: new Set(), fields: [] };
+const EMPTY_TERMS: EntryTerms = {
+  reads: false,
+  destroys: false,
+  all: new Set(),
+  plain: new Set(),
+  fields: [],
+};
 
 /** One need of a request with the request that ranks it on its own. */
 interface Group {
@@ -526,6 +557,7 @@ export function assess(
       group.requirements,
       ranked.map((r) => r.entry),
       minConceptCoverage,
+      asksToRead(group.request),
     );
     if (report.rejected) rejected = true;
     uncovered.push(...report.uncovered);

@@ -282,6 +282,12 @@ function decidingVerb(words: readonly string[]): string | undefined {
   return at < 0 ? undefined : words[at];
 }
 
+/** Whether the request's deciding verb (above) is a read verb ("list", "search"); false when it names none. */
+export function namesReadVerb(text: string): boolean {
+  const verb = decidingVerb(wordsOf(text));
+  return verb !== undefined && CLASS.get(verb) === "read";
+}
+
 /** The intent of a request text: the class of its deciding verb (above); `read` when it names none. */
 export function intentOf(text: string): Intent {
   const verb = decidingVerb(wordsOf(text));

@@ -80,6 +80,27 @@ describe("GitHub REST, the issue's requests", () => {
   });
 });
 
+describe('read requests and destructive endpoints (docs/runtime/retrieval-and-planning.md, "Read requests")', () => {
+  it("'search code for a function name' is never answered by code-scanning/delete-analysis", () => {
+    // Ranking puts search/code first, but only the destructive delete-analysis covers every word.
+    expect(github.rankedEntries({ query: "search code for a function name" }, { limit: 1 })[0]?.route).toBe(
+      "github.search/code",
+    );
+    const routed = route(github, { query: "search code for a function name" }, { k: 5 });
+    expect(routed.candidates.map((c) => c.effect)).not.toContain("destructive");
+  });
+
+  it("a destructive endpoint still answers a request with no read verb, or one that names its effects", () => {
+    expect(first(github, "delete an analysis")?.effect).toBe("destructive");
+    const named = route(
+      github,
+      { query: "search code for a function name", effects: ["destructive"] },
+      { k: 5 },
+    );
+    expect(named.candidates[0]?.route).toBe("github.code-scanning/delete-analysis");
+  });
+});
+
 describe("Directus, first person", () => {
   it("'who am I' routes to the current user", () => {
     expect(first(directus, "who am I")?.route).toBe("directus.getMe");
