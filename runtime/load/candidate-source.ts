@@ -227,7 +227,7 @@ export class CandidateSource {
       return read;
     };
     const values = new Map<string, JsonSchema>();
-    const valueOf = (name: string): JsonSchema | undefined => {
+    const definitionOf = (name: string): JsonSchema | undefined => {
       let value = values.get(name);
       if (value === undefined) {
         const read = bytesOf(name);
@@ -237,7 +237,7 @@ export class CandidateSource {
       }
       return value;
     };
-    return new DefinitionSet(definitionRecord(this.#definitionNames, valueOf), { canonicalBytes: bytesOf });
+    return new DefinitionSet(definitionRecord(this.#definitionNames, definitionOf), { canonicalBytes: bytesOf });
   }
 
   /** The source's definition names in index order (artifact order). */
@@ -360,16 +360,16 @@ function parseDefinition(bytes: Buffer, where: string, name: string): JsonSchema
 }
 
 /**
- * A read-only record of definitions by name whose values are parsed on first read (`valueOf`), and
+ * A read-only record of definitions by name whose values are parsed on first read (`definitionOf`), and
  * whose names are listed only when enumerated: a candidate reads a few of a source's definitions.
  */
 function definitionRecord(
   namesOf: () => readonly string[],
-  valueOf: (name: string) => JsonSchema | undefined,
+  definitionOf: (name: string) => JsonSchema | undefined,
 ): Readonly<Record<string, JsonSchema>> {
   let names: readonly string[] | undefined;
   const value = (key: string | symbol): JsonSchema | undefined =>
-    typeof key === "string" ? valueOf(key) : undefined;
+    typeof key === "string" ? definitionOf(key) : undefined;
   return new Proxy(Object.create(null) as Record<string, JsonSchema>, {
     get: (_target, key) => value(key),
     has: (_target, key) => value(key) !== undefined,
