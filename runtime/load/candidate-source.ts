@@ -237,7 +237,9 @@ export class CandidateSource {
       }
       return value;
     };
-    return new DefinitionSet(definitionRecord(this.#definitionNames, definitionOf), { canonicalBytes: bytesOf });
+    return new DefinitionSet(definitionRecord(this.#definitionNames, definitionOf), {
+      canonicalBytes: bytesOf,
+    });
   }
 
   /** The source's definition names in index order (artifact order). */
