@@ -214,6 +214,10 @@ export class DefinitionSet {
   readonly defs: Readonly<Record<string, JsonSchema>>;
   private readonly digests = new Map<string, string>();
   private readonly direct = new Map<string, Set<string>>();
+  /** Closures already computed, by their sorted direct names joined with U+0000. */
+  private readonly closures = new Map<string, readonly string[]>();
+  /** `"name":"digest"` of each definition, as the endpoint fingerprint writes it. */
+  private readonly members = new Map<string, string>();
   private readonly contracts: WeakMap<object, string> | undefined;
   private readonly bytesOf: ((name: string) => Uint8Array | undefined) | undefined;
 
@@ -255,6 +259,16 @@ export class DefinitionSet {
     return digest;
   }
 
+  /** `"name":"digest"`: the member of `name` in an endpoint fingerprint's `$defs` (JSON). */
+  digestMember(name: string): string {
+    let member = this.members.get(name);
+    if (member === undefined) {
+      member = `${JSON.stringify(name)}:${JSON.stringify(this.digestOf(name))}`;
+      this.members.set(name, member);
+    }
+    return member;
+  }
+
   /** Transitive closure of definitions referenced from `roots`, sorted by name. */
   closure(roots: readonly unknown[]): string[] {
     const direct = new Set<string>();
@@ -264,15 +278,30 @@ export class DefinitionSet {
 
   /** Transitive closure of definitions from the names `roots` reference directly, sorted by name. */
   closureOf(direct: Iterable<string>): string[] {
-    const seen = new Set<string>();
-    const stack: string[] = [...direct];
-    while (stack.length > 0) {
-      const name = stack.pop()!;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      for (const next of this.directRefsOf(name)) if (!seen.has(next)) stack.push(next);
+    return [...this.closureOfNames(direct)];
+  }
+
+  /**
+   * `closureOf`, shared: the same frozen list for the same direct names (endpoints of one artifact
+   * reuse a few definitions, and a closure depends only on the definitions' bytes, read once).
+   */
+  closureOfNames(direct: Iterable<string>): readonly string[] {
+    const roots = [...direct].sort();
+    const key = roots.join("\u0000");
+    let closure = this.closures.get(key);
+    if (closure === undefined) {
+      const seen = new Set<string>();
+      const stack: string[] = roots;
+      while (stack.length > 0) {
+        const name = stack.pop()!;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        for (const next of this.directRefsOf(name)) if (!seen.has(next)) stack.push(next);
+      }
+      closure = Object.freeze([...seen].sort());
+      this.closures.set(key, closure);
     }
-    return [...seen].sort();
+    return closure;
   }
 
   private directRefsOf(name: string): Set<string> {
@@ -320,8 +349,7 @@ export function contractFingerprint(
   defs: DefinitionSet,
 ): string {
   let map = "";
-  for (const name of defs.closureOf(refs))
-    map += `${map === "" ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(defs.digestOf(name))}`;
+  for (const name of defs.closureOfNames(refs)) map += `${map === "" ? "" : ","}${defs.digestMember(name)}`;
   const hash = createHash("sha256").update(`{"$defs":{${map}},"endpoint":`);
   for (const piece of pieces) hash.update(piece);
   return `sha256:${hash.update("}").digest("hex")}`;
@@ -329,7 +357,9 @@ export function contractFingerprint(
 
 export function toolFingerprint(tool: ToolSpec, endpointFingerprints: readonly string[]): string {
   const { metadata: _metadata, endpoints: _endpoints, ...contract } = tool;
-  return digestJson({ tool: contract, endpoints: endpointFingerprints });
+  // digestJson({ tool: contract, endpoints }) assembled from its members ("endpoints" sorts before
+  // "tool"), so a tool of thousands of endpoints serializes its list natively instead of per item.
+  return sha256(`{"endpoints":${canonicalJson(endpointFingerprints)},"tool":${canonicalJson(contract)}}`);
 }
 
 export interface ToolFingerprints {

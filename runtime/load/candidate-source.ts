@@ -13,6 +13,7 @@
  * planning, calls, bindings and `registry.get(tool)` still read and verify the whole artifact first
  * (deferred-source.ts).
  */
+import { isAscii } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { LoadError } from "../errors/errors.js";
 import { parseSpan } from "../format/artifact-read.js";
@@ -157,11 +158,6 @@ export class CandidateSource {
     const first = this.#toolEndpoints[tool - this.#firstTool]!;
     const names = this.#data.tools[tool]!.endpoints;
     const fingerprints = names.map((endpoint) => locked.endpoints[endpoint]!.fingerprint);
-    const list: EndpointSpec[] = [];
-    names.forEach((_name, at) => {
-      Object.defineProperty(list, at, { enumerable: true, get: () => this.endpoint(tool, first + at) });
-    });
-    Object.freeze(list);
     const actual =
       skeleton !== null &&
       typeof skeleton === "object" &&
@@ -186,40 +182,117 @@ export class CandidateSource {
         { tool: name, expected: locked.fingerprint, ...(actual === undefined ? {} : { actual }) },
       );
     }
-    skeleton.endpoints = list;
-    return deepFreeze(skeleton as unknown as ToolSpec);
+    return this.#freezeTool(skeleton, tool, first, names.length);
+  }
+
+  /**
+   * The verified skeleton deep-frozen, with `endpoints` an accessor list over the tool's endpoints
+   * (each verified on access) made when first read: a candidate reads its tool's identity, not its
+   * other endpoints, and a tool may have thousands.
+   */
+  #freezeTool(skeleton: Record<string, unknown>, tool: number, first: number, count: number): ToolSpec {
+    for (const key of Object.keys(skeleton)) if (key !== "endpoints") deepFreeze(skeleton[key]);
+    let list: readonly EndpointSpec[] | undefined;
+    const endpoints = (): readonly EndpointSpec[] => {
+      if (list === undefined) {
+        const accessors: EndpointSpec[] = [];
+        for (let at = 0; at < count; at++) {
+          Object.defineProperty(accessors, at, {
+            enumerable: true,
+            get: () => this.endpoint(tool, first + at),
+          });
+        }
+        list = Object.freeze(accessors);
+      }
+      return list;
+    };
+    // Redefining the parsed (empty) member keeps its place in the key order.
+    Object.defineProperty(skeleton, "endpoints", { enumerable: true, get: endpoints });
+    return Object.freeze(skeleton) as unknown as ToolSpec;
   }
 
   /** Definitions by name, each read at its span once, when first digested or parsed. */
   #definitions(): DefinitionSet {
-    const { defStart, defSpans, defNameStart, defNames } = this.#data.locations;
-    const positions = new Map<string, number>();
-    for (let d = defStart[this.#source]!; d < defStart[this.#source + 1]!; d++) {
-      positions.set(utf8.decode(defNames.subarray(defNameStart[d]!, defNameStart[d + 1]!)), d);
-    }
+    const { defSpans } = this.#data.locations;
+    const positionOf = this.#definitionPositions();
     const bytes = new Map<string, Buffer>();
     const bytesOf = (name: string): Buffer | undefined => {
       let read = bytes.get(name);
       if (read === undefined) {
-        const d = positions.get(name);
+        const d = positionOf(name);
         if (d === undefined) return undefined;
         read = this.#reading(() => this.#read(defSpans[2 * d]!, defSpans[2 * d + 1]!));
         bytes.set(name, read);
       }
       return read;
     };
-    const record: Record<string, JsonSchema> = {};
-    for (const name of positions.keys()) {
-      let value: JsonSchema | undefined;
-      Object.defineProperty(record, name, {
-        enumerable: true,
-        get: () => {
-          value ??= deepFreeze(parseDefinition(bytesOf(name)!, this.#path, name));
-          return value;
-        },
-      });
-    }
-    return new DefinitionSet(Object.freeze(record), { canonicalBytes: bytesOf });
+    const values = new Map<string, JsonSchema>();
+    const definitionOf = (name: string): JsonSchema | undefined => {
+      let value = values.get(name);
+      if (value === undefined) {
+        const read = bytesOf(name);
+        if (read === undefined) return undefined;
+        value = deepFreeze(parseDefinition(read, this.#path, name));
+        values.set(name, value);
+      }
+      return value;
+    };
+    return new DefinitionSet(definitionRecord(this.#definitionNames, definitionOf), {
+      canonicalBytes: bytesOf,
+    });
+  }
+
+  /** The source's definition names in index order (artifact order). */
+  #definitionNames = (): string[] => {
+    const { defStart } = this.#data.locations;
+    const nameAt = this.#definitionName();
+    const names: string[] = [];
+    for (let d = defStart[this.#source]!; d < defStart[this.#source + 1]!; d++) names.push(nameAt(d));
+    return names;
+  };
+
+  /**
+   * The name of definition `d` of this source. When the source's names are all ASCII (byte offsets
+   * are character offsets), they are decoded once and sliced; otherwise each is decoded on its own.
+   */
+  #definitionName(): (d: number) => string {
+    const { defStart, defNameStart, defNames } = this.#data.locations;
+    const from = defNameStart[defStart[this.#source]!]!;
+    const to = defNameStart[defStart[this.#source + 1]!]!;
+    const region = defNames.subarray(from, to);
+    if (!isAscii(region))
+      return (d) => utf8.decode(defNames.subarray(defNameStart[d]!, defNameStart[d + 1]!));
+    const text = utf8.decode(region);
+    return (d) => text.slice(defNameStart[d]! - from, defNameStart[d + 1]! - from);
+  }
+
+  /**
+   * Index position of a definition by name: binary search over the names, which an artifact writes
+   * in code-unit order (canonical JSON), decoding only the names it compares; a name it does not
+   * find is looked up in a map of every name, so any order still finds every definition.
+   */
+  #definitionPositions(): (name: string) => number | undefined {
+    const { defStart } = this.#data.locations;
+    const from = defStart[this.#source]!;
+    const to = defStart[this.#source + 1]!;
+    const nameAt = this.#definitionName();
+    let all: Map<string, number> | undefined;
+    return (name) => {
+      let lo = from;
+      let hi = to - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = nameAt(mid);
+        if (at === name) return mid;
+        if (at < name) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      if (all === undefined) {
+        all = new Map();
+        for (let d = from; d < to; d++) all.set(nameAt(d), d);
+      }
+      return all.get(name);
+    };
   }
 
   /** Runs `body` with the artifact open (reads inside share one descriptor). */
@@ -286,4 +359,35 @@ function parseDefinition(bytes: Buffer, where: string, name: string): JsonSchema
       { cause: error },
     );
   }
+}
+
+/**
+ * A read-only record of definitions by name whose values are parsed on first read (`definitionOf`), and
+ * whose names are listed only when enumerated: a candidate reads a few of a source's definitions.
+ */
+function definitionRecord(
+  namesOf: () => readonly string[],
+  definitionOf: (name: string) => JsonSchema | undefined,
+): Readonly<Record<string, JsonSchema>> {
+  let names: readonly string[] | undefined;
+  const value = (key: string | symbol): JsonSchema | undefined =>
+    typeof key === "string" ? definitionOf(key) : undefined;
+  return new Proxy(Object.create(null) as Record<string, JsonSchema>, {
+    get: (_target, key) => value(key),
+    has: (_target, key) => value(key) !== undefined,
+    ownKeys: () => {
+      names ??= namesOf();
+      return [...names];
+    },
+    getOwnPropertyDescriptor: (_target, key) => {
+      const found = value(key);
+      return found === undefined
+        ? undefined
+        : { value: found, writable: false, enumerable: true, configurable: true };
+    },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+    setPrototypeOf: () => false,
+  });
 }

@@ -11,6 +11,7 @@ import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, JsonSchema, ToolSpec } from "../model/specs.js";
 import { CandidateSource } from "./candidate-source.js";
 import { effectiveSchema, type RegisteredTool, type Registry, type RegistryEntry } from "./registry.js";
+import { lazyList } from "./stored-index.js";
 import type { VerifiedSource } from "./verified-source.js";
 
 export interface CandidateViews {
@@ -77,11 +78,8 @@ export class StoredCandidates implements CandidateViews {
   }
 
   get entries(): readonly RegistryEntry[] {
-    if (this.#entries === undefined) {
-      const list: RegistryEntry[] = new Array(this.#toolFirst[this.#data.tools.length]!);
-      for (let i = 0; i < list.length; i++) list[i] = new CandidateEntry(this, i);
-      this.#entries = Object.freeze(list);
-    }
+    // Each entry is made when first read (a ranking reads its candidates' only).
+    this.#entries ??= lazyList(this.#toolFirst[this.#data.tools.length]!, (i) => new CandidateEntry(this, i));
     return this.#entries;
   }
 

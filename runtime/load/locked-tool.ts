@@ -18,7 +18,13 @@ import { type ErrorDetailsOf, LoadError } from "../errors/errors.js";
 import type { ArtifactLayout, Span } from "../format/artifact-layout.js";
 import { parseSpan } from "../format/artifact-read.js";
 import { contractTextOf } from "../format/contract-text.js";
-import { contractFingerprint, type DefinitionSet, toolFingerprint } from "../format/fingerprint.js";
+import {
+  contractFingerprint,
+  type DefinitionSet,
+  directDefRefsInText,
+  endpointContract,
+  toolFingerprint,
+} from "../format/fingerprint.js";
 import type { LockedTool } from "../format/lockfile.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, SourceKind } from "../model/specs.js";
@@ -136,7 +142,12 @@ export interface EndpointCheck {
 /**
  * Parses the endpoint `tool.name` at `span` of `bytes` and checks it against the lock: its fingerprint
  * (over its contract and the shared definitions it uses), its effect and its names (`parsed`: the
- * bytes already parsed by the caller). Throws
+ * bytes already parsed by the caller). The fingerprint is first computed over `JSON.stringify` of the
+ * parsed contract: if that equals the lock's, the object's serialization is the locked canonical
+ * contract text (SHA-256), so the object is that text's value: the very object returned is what the
+ * lock pins (the bytes themselves are pinned by the artifact or index digest). Only when it differs (an object whose integer-like keys JSON.stringify writes
+ * first, which canonical order need not) is the fingerprint computed over the line's bytes instead;
+ * either match verifies the contract, neither refuses it. Throws
  * LOCK_MISMATCH (`endpoint-fingerprint`) or ARTIFACT_INVALID; returns the endpoint deep-frozen.
  */
 export function verifyEndpointText(
@@ -155,9 +166,16 @@ export function verifyEndpointText(
   let cause: unknown;
   try {
     if (endpoint.name === name) {
-      // The line's own bytes minus its metadata member: no second serialization (contract-text.ts).
-      const text = contractTextOf(bytes, span);
-      actual = contractFingerprint(text.pieces, text.refs, input.defs);
+      // The parsed contract serialized natively: equal to the locked canonical text exactly when the
+      // object this returns is the locked contract (see the function comment).
+      const serialized = JSON.stringify(endpointContract(endpoint));
+      actual = contractFingerprint([serialized], directDefRefsInText(serialized), input.defs);
+      if (actual !== expected) {
+        // Member order JSON.stringify cannot keep (integer-like keys): the line's own bytes minus its
+        // metadata member (contract-text.ts).
+        const text = contractTextOf(bytes, span);
+        actual = contractFingerprint(text.pieces, text.refs, input.defs);
+      }
     }
   } catch (error) {
     // e.g. a `$ref` to a definition the artifact does not have

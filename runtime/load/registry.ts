@@ -3,7 +3,7 @@
  * their fingerprints and shared definitions. Replacing a tool produces a new version.
  */
 import { LoadError } from "../errors/errors.js";
-import { DefinitionSet, fingerprintTool } from "../format/fingerprint.js";
+import { DefinitionSet, directDefRefsInText, fingerprintTool } from "../format/fingerprint.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, JsonSchema, SourceKind, ToolSpec } from "../model/specs.js";
 
@@ -222,7 +222,8 @@ export class Registry {
 }
 
 export function effectiveSchema(schema: JsonSchema, defs: DefinitionSet): JsonSchema {
-  const used = defs.closure([schema]);
+  // The references read off the schema's JSON text (one native serialization, no walk in JS).
+  const used = defs.closureOfNames(directDefRefsInText(JSON.stringify(schema) ?? ""));
   if (used.length === 0 || typeof schema === "boolean") return schema;
   const $defs: Record<string, JsonSchema> = {};
   for (const name of used) $defs[name] = defs.defs[name]!;

@@ -143,7 +143,7 @@ export class SortedVocabulary implements ReadonlyMap<string, number> {
 }
 
 /** A read-only list whose items are computed on first access (and kept). */
-function lazyList<T>(length: number, at: (index: number) => T): readonly T[] {
+export function lazyList<T>(length: number, at: (index: number) => T): readonly T[] {
   const items: (T | undefined)[] = new Array(length);
   return new Proxy(items, {
     get(target, key, receiver) {

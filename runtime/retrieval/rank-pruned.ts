@@ -65,6 +65,8 @@ interface Scratch {
   busy: boolean;
   readonly bound: Float64Array;
   readonly touched: Int32Array;
+  /** The endpoints the rounds still consider (compacted each round). */
+  readonly live: Int32Array;
   readonly scored: Uint8Array;
   readonly table: Float64Array;
 }
@@ -80,6 +82,7 @@ function scratchOf(catalog: Catalog): Scratch {
       busy: false,
       bound: new Float64Array(n),
       touched: new Int32Array(n),
+      live: new Int32Array(n),
       scored: new Uint8Array(n),
       table: new Float64Array(1 << 16),
     };
@@ -120,7 +123,7 @@ export function visitPruned(
   const postingMasks = catalog.postingMasks!;
   const starts = catalog.postingStart!;
   const scratch = scratchOf(catalog);
-  const { bound, touched, scored, table } = scratch;
+  const { bound, touched, live, scored, table } = scratch;
   scratch.busy = true;
   const row = new Float64Array(STRIDE);
   const copy = new Float64Array(STRIDE);
@@ -161,17 +164,26 @@ export function visitPruned(
     };
     const within = (doc: number): boolean => bound[doc]! * (1 + SLACK) >= threshold();
     // Rounds: the best-bounded unscored endpoints first, until none left can reach the threshold.
+    // Each round keeps only the endpoints still within reach (a bound is fixed and the threshold
+    // only rises, so an endpoint out of reach once stays out), so later rounds scan fewer.
     const round = Math.max(1, limit * ROUND);
     const heap: number[] = [];
+    let n = count;
+    live.set(touched.subarray(0, count));
     for (;;) {
       heap.length = 0;
-      for (let j = 0; j < count; j++) {
-        const doc = touched[j]!;
-        if (scored[doc] === 1 || !within(doc)) continue;
+      let kept = 0;
+      // The threshold of this scan (it only rises while the heap is scored, never during a scan).
+      const reach = threshold();
+      for (let j = 0; j < n; j++) {
+        const doc = live[j]!;
+        if (scored[doc] === 1 || bound[doc]! * (1 + SLACK) < reach) continue;
+        live[kept++] = doc;
         if (heap.length < round) pushHeap(heap, bound, doc);
         else if (bound[doc]! > bound[heap[0]!]!) replaceTop(heap, bound, doc);
       }
       if (heap.length === 0) return true;
+      n = kept;
       heap.sort((a, b) => bound[b]! - bound[a]! || a - b);
       for (const doc of heap) if (within(doc)) score(doc);
     }

@@ -123,4 +123,85 @@ describe("candidates read and verified on their own", () => {
       expect.objectContaining({ code: "ARTIFACT_NOT_FOUND" }),
     );
   }, 120_000);
+
+  it("a candidate's tool lists its endpoints when read, each verified on access", async () => {
+    const project = await petstore();
+    edit(project, '"description":"Remove a pet."', '"description":"Remove a pot."');
+    const loaded = await loadCatalog({ root: project.dir });
+    const [ranked] = createRetriever(loaded.registry).rankedEntries(FIND, { limit: 1 });
+    const tool = ranked!.entry.tool;
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(Object.isFrozen(tool.endpoints)).toBe(true);
+    const list = tool.endpoints;
+    const locked = Object.keys(loaded.lock.sources.petstore!.tools.petstore!.endpoints);
+    expect(list).toHaveLength(locked.length);
+    const read = [...Array(list.length).keys()].map((i) => {
+      try {
+        return list[i]!.name;
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+    });
+    // Every endpoint but the edited one reads as itself; the edited one is refused, only it.
+    expect(read.filter((name) => name === "LOCK_MISMATCH")).toHaveLength(1);
+    expect([...read.filter((name) => name !== "LOCK_MISMATCH"), "deletePet"].sort()).toEqual(
+      [...locked].sort(),
+    );
+    expect(list[read.indexOf("getPetById")]).toBe(ranked!.entry.endpoint);
+    // Any serialization of the tool reads the edited endpoint, hence is refused.
+    expect(() => JSON.stringify(tool)).toThrow(mismatch("endpoint-fingerprint", { endpoint: "deletePet" }));
+  }, 120_000);
+
+  it("an endpoint whose canonical member order JSON.stringify cannot keep verifies, and its edit is refused", async () => {
+    // Integer-like keys: canonical order is "10" < "9"; a parsed object lists "9" first.
+    const document = {
+      openapi: "3.0.3",
+      info: { title: "Numbered", version: "1.0.0" },
+      paths: {
+        "/codes": {
+          get: {
+            operationId: "listCodes",
+            description: "List the numbered codes.",
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: { "9": { type: "string" }, "10": { type: "integer" } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const build = async () => {
+      const project = tempProject("candidate-order");
+      writeFileSync(join(project.dir, "openapi.json"), JSON.stringify(document));
+      project.write({ sources: { numbered: { kind: "openapi", location: "openapi.json" } } });
+      await compile({ config: project.configPath });
+      return project;
+    };
+    const project = await build();
+    const path = join(project.outDir, "artifacts", "numbered.json");
+    expect(readFileSync(path, "utf8")).toContain('"10":{"type":"integer"},"9":{"type":"string"}');
+    const loaded = await loadCatalog({ root: project.dir });
+    const [candidate] = createRetriever(loaded.registry).retrieve({ query: "list numbered codes" }, { k: 1 });
+    expect(candidate!.route).toBe("numbered.listCodes");
+    expect(Object.keys((candidate!.outputSchema as { properties: object }).properties)).toEqual(["9", "10"]);
+    const tampered = await build();
+    const text = readFileSync(join(tampered.outDir, "artifacts", "numbered.json"), "utf8");
+    writeFileSync(
+      join(tampered.outDir, "artifacts", "numbered.json"),
+      text.replace('"10":{"type":"integer"}', '"10":{"type":"numeric"}'),
+    );
+    const forged = await loadCatalog({ root: tampered.dir });
+    expect(() =>
+      createRetriever(forged.registry).retrieve({ query: "list numbered codes" }, { k: 1 }),
+    ).toThrow(expect.objectContaining({ code: "LOCK_MISMATCH" }));
+  }, 120_000);
 });
