@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 import type { JsonSchema } from "schemarouter/internal";
 import { firstDuplicateItem, linearFormatDefinitions } from "schemarouter/internal";
-import { isObject, type PatternMatchers, referencedDefinition } from "./subset.js";
+import { hasType, isObject, type PatternMatchers, referencedDefinition } from "./subset.js";
 
 type Node = Record<string, unknown>;
 type Verdict = boolean | undefined;
@@ -234,21 +234,5 @@ class Evaluation {
       if (result === undefined) verdict = undefined;
     }
     return verdict;
-  }
-}
-
-/** ajv's type check of one JSON type (no coercion). */
-function hasType(data: unknown, type: string): boolean {
-  switch (type) {
-    case "null":
-      return data === null;
-    case "array":
-      return Array.isArray(data);
-    case "object":
-      return isObject(data);
-    case "integer":
-      return typeof data === "number" && !(data % 1) && !Number.isNaN(data);
-    default:
-      return typeof data === type;
   }
 }

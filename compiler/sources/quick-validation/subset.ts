@@ -156,3 +156,19 @@ export class SchemaSubset {
 export function isObject(value: unknown): value is Node {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** ajv's type check of one JSON type (no coercion). */
+export function hasType(data: unknown, type: string): boolean {
+  switch (type) {
+    case "null":
+      return data === null;
+    case "array":
+      return Array.isArray(data);
+    case "object":
+      return isObject(data);
+    case "integer":
+      return typeof data === "number" && !(data % 1) && !Number.isNaN(data);
+    default:
+      return typeof data === type;
+  }
+}

@@ -11,7 +11,7 @@
  */
 import type { JsonSchema } from "schemarouter/internal";
 import { AJV_RULE_KEYWORDS, AJV_TYPED_GROUPS } from "./ajv-keywords.js";
-import { isObject, referencedDefinition } from "./subset.js";
+import { hasType, isObject, referencedDefinition } from "./subset.js";
 
 type Group = keyof typeof AJV_TYPED_GROUPS;
 
@@ -41,7 +41,7 @@ export function rootTypeMismatch(
   }
   if (!isObject(node) || typeof node.type !== "string" || node.nullable !== undefined) return undefined;
   const type = node.type;
-  if (ofType(value, type)) return undefined;
+  if (hasType(value, type)) return undefined;
   const own = GROUPS.find(([group]) => group === type)?.[1];
   const rules = Object.keys(node).filter((key) => node[key] !== undefined && RULES.has(key));
   const checkedFirst = own === undefined || !rules.some((key) => own.has(key));
@@ -61,22 +61,6 @@ function onlyRef(node: Record<string, unknown>): boolean {
   if (typeof node.$ref !== "string") return false;
   for (const key in node) if (key !== "$ref" && RULES.has(key) && node[key] !== undefined) return false;
   return true;
-}
-
-/** ajv's type check of one JSON type name (no coercion). */
-function ofType(data: unknown, type: string): boolean {
-  switch (type) {
-    case "null":
-      return data === null;
-    case "array":
-      return Array.isArray(data);
-    case "object":
-      return isObject(data);
-    case "integer":
-      return typeof data === "number" && !(data % 1) && !Number.isNaN(data);
-    default:
-      return typeof data === type;
-  }
 }
 
 /** The typed rule group ajv runs for `data` (booleans and null have none). */
