@@ -54,8 +54,8 @@ export class CompileCache {
   }
 
   /**
-   * The cache of the project whose config is `configPath`; `enabled: false` (or no package to hold
-   * it) gives one that starts empty and is never saved.
+   * The cache of the project whose config is `configPath`; `enabled: false` gives one that starts
+   * empty and is never saved.
    */
   static open(configPath: string, enabled = true): CompileCache {
     const root = dirname(configPath);

@@ -32,14 +32,14 @@ const PIECES = [
 /** The template parsed from `text`, from the cache of the project whose config is `configPath` when it has it. */
 export async function cachedClientTemplate(text: string, configPath: string): Promise<ClientTemplate> {
   const dir = cacheDirFor(dirname(configPath));
-  const file =
-    dir === undefined
-      ? undefined
-      : join(dir, `template-${sha256(`${COMPILER_VERSION}\n${text}`).slice("sha256:".length, 23)}.json`);
-  const cached = file === undefined ? undefined : readCached(file, text);
+  const file = join(
+    dir,
+    `template-${sha256(`${COMPILER_VERSION}\n${text}`).slice("sha256:".length, 23)}.json`,
+  );
+  const cached = readCached(file, text);
   if (cached !== undefined) return cached;
   const template = await parseClientTemplate(text);
-  if (file !== undefined) await writeAtomic(file, `${JSON.stringify(template)}\n`).catch(() => undefined);
+  await writeAtomic(file, `${JSON.stringify(template)}\n`).catch(() => undefined);
   return template;
 }
 

@@ -43,10 +43,9 @@ export class WrittenRecord implements RecordView {
     this.digests = digests;
   }
 
-  /** The record of the project whose config is `configPath`; undefined when there is no package to hold it. */
-  static open(configPath: string): WrittenRecord | undefined {
+  /** The record of the project whose config is `configPath`. */
+  static open(configPath: string): WrittenRecord {
     const cacheDir = cacheDirFor(dirname(configPath));
-    if (cacheDir === undefined) return undefined;
     const file = join(cacheDir, `written-${sha256(configPath).slice("sha256:".length, 23)}.json`);
     const root = dirname(configPath);
     return new WrittenRecord(file, root, readDigests(file));
@@ -94,13 +93,17 @@ export class WrittenRecord implements RecordView {
   }
 }
 
-/** `node_modules/.cache/schemarouter` of the nearest directory (from `dir` up) with a package.json. */
-export function cacheDirFor(dir: string): string | undefined {
+/**
+ * `node_modules/.cache/schemarouter` of the nearest directory (from `dir` up) with a package.json, as
+ * other build tools place their caches; in a project outside any package, the one of `dir` itself
+ * (docs/sources/openapi.md, "The compile cache"), so incremental compiles work there too.
+ */
+export function cacheDirFor(dir: string): string {
   for (let current = dir; ; current = dirname(current)) {
     if (existsSync(join(current, "package.json"))) {
       return join(current, "node_modules", ".cache", "schemarouter");
     }
-    if (dirname(current) === current) return undefined;
+    if (dirname(current) === current) return join(dir, "node_modules", ".cache", "schemarouter");
   }
 }
 

