@@ -10,29 +10,14 @@
  *
  *   npm run build && node bench/lib/call-builds.mjs --build=before=/tmp/before/index.js --runs=7
  */
-import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { benchSetup, DIR, throughput } from "../call.mjs";
+import { buildOptions, loadAverage } from "./build-options.mjs";
 import { ITEM_FIELDS } from "./call-fixture.mjs";
-import { RUNTIME } from "./paths.mjs";
 import { summarize } from "./stats.mjs";
 
-const builds = [["current", RUNTIME]];
-let runs = 7;
-let calls = 3000;
-for (const arg of process.argv.slice(2)) {
-  const [key, value = ""] = arg.replace(/^--/, "").split(/=(.*)/s);
-  if (key === "build") {
-    const [label, path] = value.split(/=(.*)/s);
-    builds.push([label, path]);
-  } else if (key === "runs") runs = Number(value);
-  else if (key === "calls") calls = Number(value);
-  else throw new Error(`unknown option --${key}`);
-}
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
+const { builds, runs, calls } = buildOptions(process.argv.slice(2), { runs: 7, calls: 3000 });
+const load = loadAverage;
 const setup = await benchSetup();
 const routers = [];
 try {

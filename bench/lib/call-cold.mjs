@@ -16,32 +16,21 @@
  *   npm run build && node bench/lib/call-cold.mjs --build=before=bench/.tmp/before/runtime/dist/index.js
  */
 import { createRequire } from "node:module";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileFixture, DIR, throughput } from "../call.mjs";
+import { buildOptions, loadAverage } from "./build-options.mjs";
 import { ITEM_FIELDS, itemBody } from "./call-fixture.mjs";
-import { REPO, RUNTIME } from "./paths.mjs";
+import { REPO } from "./paths.mjs";
 import { summarize } from "./stats.mjs";
 
-const builds = [["current", RUNTIME]];
-let runs = 15;
-let calls = 2000;
-let evictMb = 8;
-for (const arg of process.argv.slice(2)) {
-  const [key, value = ""] = arg.replace(/^--/, "").split(/=(.*)/s);
-  if (key === "build") {
-    const [label, path] = value.split(/=(.*)/s);
-    builds.push([label, path]);
-  } else if (key === "runs") runs = Number(value);
-  else if (key === "calls") calls = Number(value);
-  else if (key === "evict") evictMb = Number(value);
-  else throw new Error(`unknown option --${key}`);
-}
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
+const {
+  builds,
+  runs,
+  calls,
+  evict: evictMb,
+} = buildOptions(process.argv.slice(2), { runs: 15, calls: 2000, evict: 8 });
+const load = loadAverage;
 
 const ORIGIN = "http://127.0.0.1:9";
 const require = createRequire(join(REPO, "package.json"));

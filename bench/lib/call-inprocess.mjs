@@ -11,31 +11,24 @@
  *
  *   npm run build && node bench/lib/call-inprocess.mjs --build=before=bench/.tmp/before/runtime/dist/index.js
  */
-import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { benchSetup, DIR, throughput } from "../call.mjs";
+import { buildOptions, loadAverage } from "./build-options.mjs";
 import { ITEM_FIELDS } from "./call-fixture.mjs";
-import { RUNTIME } from "./paths.mjs";
 import { summarize } from "./stats.mjs";
 
-const builds = [["current", RUNTIME]];
-let runs = 15;
-let calls = 5000;
-let local = true;
-for (const arg of process.argv.slice(2)) {
-  const [key, value = ""] = arg.replace(/^--/, "").split(/=(.*)/s);
-  if (key === "build") {
-    const [label, path] = value.split(/=(.*)/s);
-    builds.push([label, path]);
-  } else if (key === "runs") runs = Number(value);
-  else if (key === "calls") calls = Number(value);
-  else if (key === "invoker") local = value !== "dispatch";
-  else throw new Error(`unknown option --${key}`);
-}
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ");
+const {
+  builds,
+  runs,
+  calls,
+  invoker: invokerOption,
+} = buildOptions(process.argv.slice(2), {
+  runs: 15,
+  calls: 5000,
+  invoker: "local",
+});
+const local = invokerOption !== "dispatch";
+const load = loadAverage;
 const setup = await benchSetup();
 const routers = [];
 try {
