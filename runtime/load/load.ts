@@ -10,7 +10,7 @@
  * alone and each source's artifact gets all those checks on the first use of one of its tools
  * (deferred-source.ts). Any mismatch refuses: nothing drifted is ever used.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { LoadError } from "../errors/errors.js";
 import type { Artifact } from "../format/artifact.js";
@@ -49,6 +49,32 @@ export interface LoadedCatalog {
   readonly registry: Registry;
   /** Whether retrieval on `registry` uses the lock-pinned compile-time index (see retrieval-index.ts). */
   readonly retrievalIndex: RetrievalIndexStatus;
+  /**
+   * The lockfile file as it was when its text was read (from the same open file): `watch()` reloads
+   * when the file on disk differs from this, including a change made before watching began
+   * (docs/runtime/snapshots.md, "Watching the lockfile").
+   */
+  readonly lockfileStamp?: LockfileStamp;
+}
+
+/** What identifies one version of the lockfile file on disk. */
+export interface LockfileStamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+}
+
+/** The lockfile's text and the stamp of the very file that text came from. */
+function readLockfileText(path: string): { text: string; stamp: LockfileStamp } {
+  const fd = openSync(path, "r");
+  try {
+    const stats = fstatSync(fd);
+    // Synchronous: one read of a large file, not a chain of chunked reads through the event loop.
+    const text = readFileSync(fd, "utf8");
+    return { text, stamp: { mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino } };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCatalog> {
@@ -60,9 +86,9 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
     throw new TypeError(`SchemaRouter.load: verify must be "first-use" or "full", not ${String(verify)}.`);
   }
   let text: string;
+  let lockfileStamp: LockfileStamp;
   try {
-    // Synchronous: one read of a large file, not a chain of chunked reads through the event loop.
-    text = readFileSync(lockfilePath, "utf8");
+    ({ text, stamp: lockfileStamp } = readLockfileText(lockfilePath));
   } catch (error) {
     throw new LoadError(
       "LOCK_NOT_FOUND",
@@ -101,6 +127,7 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
       artifacts: new DeferredArtifacts(deferred),
       registry,
       retrievalIndex: stored.status,
+      lockfileStamp,
     };
   }
   const artifacts = new Map<string, Artifact>();
@@ -122,7 +149,7 @@ export async function loadCatalog(options: LoadOptions = {}): Promise<LoadedCata
     checkRegistryOrder(stored.index, registry, lock.retrievalIndex!.path);
     attachStoredIndex(registry, stored.index, registryViews(registry));
   }
-  return { lockfilePath, lock, artifacts, registry, retrievalIndex: stored.status };
+  return { lockfilePath, lock, artifacts, registry, retrievalIndex: stored.status, lockfileStamp };
 }
 
 async function readArtifact(name: string, locked: LockedSource, path: string): Promise<Buffer> {

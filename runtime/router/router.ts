@@ -292,7 +292,8 @@ export class SchemaRouter {
   watch(options: WatchOptions = {}): () => void {
     this.assertOpen();
     this.requireLoaded("watch");
-    const stop = watchLockfile(this.currentCatalog!.lockfilePath, () => this.reload(), options);
+    const catalog = this.currentCatalog!;
+    const stop = watchLockfile(catalog.lockfilePath, catalog.lockfileStamp, () => this.reload(), options);
     this.watchers.add(stop);
     return () => {
       this.watchers.delete(stop);

@@ -3,9 +3,9 @@
  * by the digest of the lockfile (which pins every artifact digest and fingerprint), so the id names
  * exactly one catalog. Runtime health and availability are not part of it.
  */
-import { type Stats, unwatchFile, watchFile } from "node:fs";
+import { type Stats, stat } from "node:fs";
 import { digestJson } from "../format/fingerprint.js";
-import type { LoadedCatalog } from "../load/load.js";
+import type { LoadedCatalog, LockfileStamp } from "../load/load.js";
 
 export interface RouterSnapshot {
   /** `sha256:` digest of the canonical lockfile: the same catalog always has the same id. */
@@ -52,9 +52,24 @@ export interface WatchOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Polls the lockfile (fs.watchFile, unref'd) and calls `reload` when it changes. */
+/** The stamp of a stat result (undefined: no file). */
+function stampOf(stats: Stats | undefined): LockfileStamp | undefined {
+  return stats === undefined ? undefined : { mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino };
+}
+
+function sameStamp(a: LockfileStamp | undefined, b: LockfileStamp | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+}
+
+/**
+ * Polls the lockfile (an unref'd timer and `fs.stat`) and calls `reload` when the file differs from
+ * the last version seen, starting from `loaded` (the file the snapshot in use was read from), so a
+ * change made between `load()` and `watch()` is not missed (docs/runtime/snapshots.md, "Watching the lockfile").
+ */
 export function watchLockfile(
   lockfile: string,
+  loaded: LockfileStamp | undefined,
   reload: () => Promise<ReloadResult>,
   options: WatchOptions,
 ): () => void {
@@ -62,16 +77,31 @@ export function watchLockfile(
   if (!Number.isInteger(intervalMs) || intervalMs < 10) {
     throw new TypeError(`watch: intervalMs must be an integer ≥ 10, not ${String(intervalMs)}.`);
   }
-  const listener = (current: Stats, previous: Stats) => {
-    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
-    reload().then(
-      (result) => {
-        if (result.changed) options.onReload?.(result);
-      },
-      (error: unknown) => options.onError?.(error),
-    );
+  let seen = loaded;
+  let statting = false;
+  let stopped = false;
+  const poll = () => {
+    if (statting || stopped) return;
+    statting = true;
+    stat(lockfile, (error, stats) => {
+      statting = false;
+      if (stopped) return;
+      const current = stampOf(error === null ? stats : undefined);
+      if (sameStamp(current, seen)) return;
+      seen = current;
+      // A removed lockfile is reported too: the reload is refused (LOCK_NOT_FOUND) through onError.
+      reload().then(
+        (result) => {
+          if (result.changed) options.onReload?.(result);
+        },
+        (failure: unknown) => options.onError?.(failure),
+      );
+    });
   };
-  const watcher = watchFile(lockfile, { interval: intervalMs, persistent: false }, listener);
-  watcher.unref?.();
-  return () => unwatchFile(lockfile, listener);
+  const timer = setInterval(poll, intervalMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

@@ -1,5 +1,5 @@
 /** Snapshots and atomic reload (docs/runtime/snapshots.md). */
-import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PetstoreServer } from "../../../examples/petstore/server.mjs";
@@ -199,6 +199,34 @@ describe("reload: every result belongs to exactly one snapshot", () => {
     const id = await reloaded;
     expect(id).not.toBe(before);
     expect(router.snapshot!.id).toBe(id);
+    await router.close();
+  });
+
+  it("watch() reloads a lockfile published between load() and watch()", async () => {
+    const live = liveDir();
+    const router = await load(live);
+    const before = router.snapshot!.id;
+    // Published before watching began: the watch starts from the file the snapshot was read from,
+    // so the change is seen at the first poll rather than taken as the starting point.
+    publish(b, live);
+    const id = await new Promise<string>((resolve, reject) => {
+      router.watch({ intervalMs: 20, onReload: (result) => resolve(result.snapshot.id), onError: reject });
+    });
+    expect(id).not.toBe(before);
+    expect(router.snapshot!.id).toBe(id);
+    await router.close();
+  });
+
+  it("watch() reports a removed lockfile and keeps the snapshot in use", async () => {
+    const live = liveDir();
+    const router = await load(live);
+    const before = router.snapshot!;
+    const error = new Promise<unknown>((resolve) => {
+      router.watch({ intervalMs: 20, onError: resolve });
+    });
+    rmSync(join(live, "schemarouter.lock.json"));
+    expect(await error).toMatchObject({ code: "LOCK_NOT_FOUND" });
+    expect(router.snapshot).toBe(before);
     await router.close();
   });
 });
