@@ -3,7 +3,7 @@
  * by the digest of the lockfile (which pins every artifact digest and fingerprint), so the id names
  * exactly one catalog. Runtime health and availability are not part of it.
  */
-import { type Stats, stat } from "node:fs";
+import { type Stats, stat, statSync } from "node:fs";
 import { digestJson } from "../format/fingerprint.js";
 import type { LoadedCatalog, LockfileStamp } from "../load/load.js";
 
@@ -60,6 +60,21 @@ function stampOf(stats: Stats | undefined): LockfileStamp | undefined {
 function sameStamp(a: LockfileStamp | undefined, b: LockfileStamp | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
+}
+
+/**
+ * Whether the lockfile on disk is no longer the file `catalog` was read from (changed, replaced or
+ * removed since). False when the catalog carries no stamp (it was not read from a file).
+ */
+export function lockfileChangedSince(catalog: LoadedCatalog): boolean {
+  if (catalog.lockfileStamp === undefined) return false;
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(catalog.lockfilePath);
+  } catch {
+    stats = undefined;
+  }
+  return !sameStamp(stampOf(stats), catalog.lockfileStamp);
 }
 
 /**

@@ -20,7 +20,7 @@ import { ServeSession, type SessionTransport } from "./session.js";
 import { checkSessionBudget, type SessionBudgetOptions } from "./session-budget.js";
 import { ServeState, type SwapResult } from "./state.js";
 import { type StdioServeHandle, type StdioServeOptions, serveStdio } from "./stdio.js";
-import { FileWatcher, lockFilesOf } from "./watch.js";
+import { FileWatcher, lockFilesOf, watchedFilesOf } from "./watch.js";
 
 export interface McpServerOptions extends CatalogOptions {
   /** Limits per MCP session (calls in all, to remote tools, per tool). */
@@ -61,7 +61,7 @@ export class SchemaRouterMcpServer {
     this.#reload = options.reload;
     if (options.reload !== undefined && options.watch !== false) {
       this.#watcher = new FileWatcher(() => void this.reload());
-      this.#watcher.watch(lockFilesOf(state.catalog.router));
+      this.#watcher.watch(...watchedFilesOf(state.catalog.router));
     }
   }
 
@@ -137,6 +137,9 @@ export class SchemaRouterMcpServer {
           `lock changed: now serving ${result.tools} tools (notifications/tools/list_changed sent).`,
         );
       }
+      // Not re-checked against the lockfile's stamp here: after a refused successor the lockfile still
+      // differs from the router in use, and that would reload again and again. Changes made while
+      // this reload ran were seen by the watchers still open.
       this.#watcher?.watch(lockFilesOf(this.#state.catalog.router));
       return result;
     };

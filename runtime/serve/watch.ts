@@ -7,6 +7,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { SchemaRouter } from "../router/router.js";
+import { lockfileChangedSince } from "../router/snapshot.js";
 
 /** The lockfile and artifact paths a router was loaded from (none for a router built from a registry). */
 export function lockFilesOf(router: SchemaRouter): string[] {
@@ -15,6 +16,15 @@ export function lockFilesOf(router: SchemaRouter): string[] {
   const dir = dirname(loaded.lockfilePath);
   const artifacts = Object.values(loaded.lock.sources).map((source) => resolve(dir, source.artifact.path));
   return [loaded.lockfilePath, ...artifacts];
+}
+
+/**
+ * `FileWatcher.watch()`'s arguments for `router`: its lock files, and whether the lockfile already
+ * changed since the router read it (a compile that finished between load and watch).
+ */
+export function watchedFilesOf(router: SchemaRouter): [files: string[], changedAlready: boolean] {
+  const loaded = router.catalog;
+  return [lockFilesOf(router), loaded !== undefined && lockfileChangedSince(loaded)];
 }
 
 export class FileWatcher {
@@ -27,8 +37,11 @@ export class FileWatcher {
     private readonly debounceMs = 150,
   ) {}
 
-  /** Watches exactly `files` from now on. */
-  watch(files: readonly string[]): void {
+  /**
+   * Watches exactly `files` from now on. `changedAlready`: the files changed before watching began
+   * (after the router was loaded), so a reload is scheduled at once rather than at the next change.
+   */
+  watch(files: readonly string[], changedAlready = false): void {
     for (const watcher of this.#watchers) watcher.close();
     this.#watchers = [];
     if (this.#closed) return;
@@ -49,6 +62,7 @@ export class FileWatcher {
         // A directory that does not exist (yet) is not watched; the next reload retries.
       }
     }
+    if (changedAlready) this.#schedule();
   }
 
   close(): void {
