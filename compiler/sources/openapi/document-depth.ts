@@ -17,15 +17,20 @@ interface Entry {
   readonly key: string;
 }
 
-/** Throws SOURCE_INVALID when `value` nests objects/arrays deeper than the limit. Iterative. */
-export function checkDocumentDepth(source: string, value: unknown, what: string): void {
+/**
+ * Throws SOURCE_INVALID when `value` nests objects/arrays deeper than the limit. Iterative.
+ * `tree`: the value is what JSON.parse returned, where no node is shared, so none is remembered.
+ */
+export function checkDocumentDepth(source: string, value: unknown, what: string, tree = false): void {
   if (value === null || typeof value !== "object") return;
-  const seen = new Set<object>();
+  const seen = tree ? undefined : new Set<object>();
   const stack: Entry[] = [{ node: value, depth: 1, parent: undefined, key: "" }];
   while (stack.length > 0) {
     const entry = stack.pop()!;
-    if (seen.has(entry.node)) continue; // a YAML alias shares a node: walk it once
-    seen.add(entry.node);
+    if (seen !== undefined) {
+      if (seen.has(entry.node)) continue; // a YAML alias shares a node: walk it once
+      seen.add(entry.node);
+    }
     if (entry.depth > DOCUMENT_DEPTH_LIMIT) {
       const pointer = pointerOf(entry);
       const shown = pointer.length > 160 ? `${pointer.slice(0, 160)}…` : pointer;
@@ -36,9 +41,12 @@ export function checkDocumentDepth(source: string, value: unknown, what: string)
         { path: pointer },
       );
     }
-    for (const [key, child] of Object.entries(entry.node))
+    const node = entry.node as Record<string, unknown>;
+    for (const key of Object.keys(node)) {
+      const child = node[key];
       if (child !== null && typeof child === "object")
         stack.push({ node: child, depth: entry.depth + 1, parent: entry, key });
+    }
   }
 }
 

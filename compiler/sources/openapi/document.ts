@@ -96,8 +96,9 @@ export function parseDocumentText(source: string, bytes: Uint8Array, what: strin
   // A UTF-8 byte order mark is not JSON; the digest still covers the bytes as received.
   const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   let value: unknown;
+  const json = /^\s*\{/.test(text);
   try {
-    value = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+    value = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
   } catch (error) {
     throw new SourceError(
       source,
@@ -107,7 +108,7 @@ export function parseDocumentText(source: string, bytes: Uint8Array, what: strin
       { cause: error },
     );
   }
-  checkDocumentDepth(source, value, what);
+  checkDocumentDepth(source, value, what, json);
   return value;
 }
 

@@ -6,7 +6,7 @@
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CompatibilityIssue, EndpointSpec, JsonSchema, ToolSpec } from "schemarouter/internal";
 import {
-  DefinitionSet,
+  directDefRefs,
   encodePointerToken,
   isUrl,
   sanitizeLocation,
@@ -358,8 +358,20 @@ function usedDefs(
   defs: Record<string, JsonSchema>,
   endpoints: readonly EndpointSpec[],
 ): Record<string, JsonSchema> {
+  // DefinitionSet.closure's answer, by walking the definitions (directDefRefs) rather than
+  // serializing each one: the artifact serializes them once, later (emit/artifact.ts).
+  const seen = new Set<string>();
+  const pending = [...directDefRefs(endpoints)];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
+    if (def === undefined) throw new TypeError(`unknown shared definition "${name}"`);
+    for (const next of directDefRefs(def)) if (!seen.has(next)) pending.push(next);
+  }
   // Null prototype: `__proto__` is an ordinary definition name here, never the object's prototype.
   const out = Object.create(null) as Record<string, JsonSchema>;
-  for (const key of new DefinitionSet(defs).closure(endpoints)) out[key] = defs[key]!;
+  for (const key of [...seen].sort()) out[key] = defs[key]!;
   return out;
 }

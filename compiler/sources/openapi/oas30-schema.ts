@@ -30,6 +30,8 @@ const ACCESS = ["readOnly", "writeOnly"];
 
 /** The subschema keywords of §4.7.24 besides `properties`; entries that are not objects are dropped. */
 const OAS30_SUBSCHEMAS = new Set(["allOf", "anyOf", "oneOf", "not", "items", "additionalProperties"]);
+const SUBSCHEMA_MAP_KEYS: ReadonlySet<string> = new Set(SUBSCHEMA_MAPS);
+const SUBSCHEMA_OTHER_KEYS: ReadonlySet<string> = new Set([...SUBSCHEMA_LISTS, ...SUBSCHEMA_SINGLE]);
 
 /** §4.4 numeric formats → the range they imply, written as `minimum`/`maximum` when wider or absent. */
 const FORMAT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -42,8 +44,10 @@ const FORMAT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
 /** `format: byte` (standard base64, RFC 4648 §4) as the `pattern` it implies. */
 const BYTE_PATTERN = "^[\\w\\d+\\/=]*$";
 
-/** Converts one OAS 3.0 Schema Object tree (the input is not modified). */
 /**
+ * Converts one OAS 3.0 Schema Object tree. The input is not modified and not copied first: every
+ * schema node of the output is a new object, and values that are data, not schemas (`enum`,
+ * `default`, `required`, …), are shared with the input, which nothing downstream modifies.
  * `keepAccess`: keep `readOnly`/`writeOnly` (JSON Schema 2020-12 annotations too), which the compiler
  * needs to tell request from response properties (./read-write-only.ts); the library drops them.
  * `keepDiscriminator`: keep `discriminator`, which ./discriminator.ts turns into dispatching validation.
@@ -57,7 +61,7 @@ export function convertOas30Schema(
       !(options.keepAccess === true && ACCESS.includes(key)) &&
       !(options.keepDiscriminator === true && key === "discriminator"),
   );
-  const converted = convertNode(structuredClone(schema), dropped);
+  const converted = convertNode(schema, dropped);
   delete converted.$schema; // not an OAS 3.0 keyword; the artifact declares the dialect
   return converted;
 }
@@ -69,20 +73,21 @@ function convertNode(node: Node, dropped: readonly string[]): Node {
     return { anyOf: [convertNode(rest, dropped), { type: "null" }] };
   }
   const subschema = (value: unknown): unknown => (isRecord(value) ? convertNode(value, dropped) : value);
-  const out: Node = Object.fromEntries(
-    Object.entries(node).flatMap(([key, value]): [string, unknown][] => {
-      if (OAS30_SUBSCHEMAS.has(key)) {
-        if (value === null) return [];
-        return [[key, Array.isArray(value) ? value.filter(isObject).map(subschema) : subschema(value)]];
-      }
-      if (key === "properties") return [[key, isObject(value) ? mapValues(value, subschema, isObject) : {}]];
-      if (SUBSCHEMA_MAPS.includes(key) || key === "x-patternProperties")
-        return [[key, isRecord(value) ? mapValues(value, subschema) : value]];
-      if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key))
-        return [[key, Array.isArray(value) ? value.map(subschema) : subschema(value)]];
-      return [[key, value]];
-    }),
-  );
+  // One loop, no entry arrays: this runs for every schema node of a document.
+  const out: Node = {};
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    let converted: unknown = value;
+    if (OAS30_SUBSCHEMAS.has(key)) {
+      if (value === null) continue;
+      converted = Array.isArray(value) ? value.filter(isObject).map(subschema) : subschema(value);
+    } else if (key === "properties") converted = isObject(value) ? mapValues(value, subschema, isObject) : {};
+    else if (SUBSCHEMA_MAP_KEYS.has(key) || key === "x-patternProperties")
+      converted = isRecord(value) ? mapValues(value, subschema) : value;
+    else if (SUBSCHEMA_OTHER_KEYS.has(key))
+      converted = Array.isArray(value) ? value.map(subschema) : subschema(value);
+    define(out, key, converted);
+  }
   if (isObject(out.properties)) {
     const properties = out.properties;
     if (Array.isArray(out.required)) {
@@ -143,12 +148,19 @@ function mapValues(
   convert: (value: unknown) => unknown,
   keep: (value: unknown) => boolean = () => true,
 ): Node {
-  // Object.fromEntries defines own properties, so a property named `__proto__` stays a property.
-  return Object.fromEntries(
-    Object.entries(map)
-      .filter(([, value]) => keep(value))
-      .map(([name, value]) => [name, convert(value)]),
-  );
+  const out: Node = {};
+  for (const name of Object.keys(map)) {
+    const value = (map as Node)[name];
+    if (keep(value)) define(out, name, convert(value));
+  }
+  return out;
+}
+
+/** Sets an own property; one named `__proto__` stays a property (never the prototype). */
+function define(target: Node, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function isObject(value: unknown): value is object {

@@ -28,6 +28,11 @@ export class UnsupportedConstruct extends Error {
 /** Vendor extensions that carry meaning for schemarouter and are kept. */
 const KEPT_EXTENSIONS = new Set(["x-unit"]);
 
+const COMPOSITIONS = ["oneOf", "anyOf", "allOf"];
+const MAP_KEYS: ReadonlySet<string> = new Set(SUBSCHEMA_MAPS);
+const LIST_OR_SINGLE: readonly string[] = [...SUBSCHEMA_LISTS, ...SUBSCHEMA_SINGLE];
+const LIST_OR_SINGLE_KEYS: ReadonlySet<string> = new Set(LIST_OR_SINGLE);
+
 export class SchemaConverter {
   /** Null prototype: a definition named `constructor` or `__proto__` is a definition like any other. */
   readonly defs: Record<string, JsonSchema> = Object.create(null) as Record<string, JsonSchema>;
@@ -55,10 +60,11 @@ export class SchemaConverter {
     if (schema === true || schema === false) return schema;
     if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return {};
     this.inspect(schema as Node, pointer);
+    // Not copied first (3.1): rewrite builds every schema node anew and leaves its input as it is.
     const converted =
       this.version === "3.0"
         ? convertOas30Schema(schema as Node, { keepAccess: true, keepDiscriminator: true })
-        : structuredClone(schema as Node);
+        : (schema as Node);
     return this.rewrite(converted, pointer, owner) as JsonSchema;
   }
 
@@ -127,7 +133,7 @@ export class SchemaConverter {
     for (const [key, value] of Object.entries(record)) {
       if (key === "$ref" && typeof value === "string") {
         out.$ref = this.reference(value, pointer, owner);
-      } else if (SUBSCHEMA_MAPS.includes(key) && value !== null && typeof value === "object") {
+      } else if (MAP_KEYS.has(key) && value !== null && typeof value === "object") {
         const map: Node = {};
         for (const [name, child] of Object.entries(value as Node)) {
           // Defined, not assigned: a property named `__proto__` stays a property (never the prototype).
@@ -139,7 +145,7 @@ export class SchemaConverter {
           });
         }
         out[key] = map;
-      } else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMA_SINGLE.includes(key)) {
+      } else if (LIST_OR_SINGLE_KEYS.has(key)) {
         out[key] = this.rewrite(value, `${pointer}/${key}`, owner);
       } else if (key.startsWith("x-") && !KEPT_EXTENSIONS.has(key)) {
         // Vendor extensions are descriptive and may hold non-schema data (even stray $refs): dropped.
@@ -249,7 +255,7 @@ export class SchemaConverter {
 
   /** Reports composition, discriminators and other partially supported keywords of one node tree. */
   private inspect(node: Node, pointer: string): void {
-    for (const key of ["oneOf", "anyOf", "allOf"]) {
+    for (const key of COMPOSITIONS) {
       if (Array.isArray(node[key])) {
         this.report({
           pointer: `${pointer}/${key}`,
@@ -269,8 +275,9 @@ export class SchemaConverter {
         }
       }
     }
-    for (const key of [...SUBSCHEMA_LISTS, ...SUBSCHEMA_SINGLE]) {
+    for (const key of LIST_OR_SINGLE) {
       const value = node[key];
+      if (value === undefined) continue;
       const items = Array.isArray(value) ? value : [value];
       items.forEach((child, index) => {
         if (

@@ -55,4 +55,20 @@ describe("deep nesting", () => {
     );
     expect((error as Error).message).not.toContain("call stack");
   });
+
+  it("a YAML document is held to the same limit, and one whose aliases share a node compiles", async () => {
+    const schema = `${"{type: object, properties: {a: ".repeat(300)}{type: string}${"}}".repeat(300)}`;
+    const head =
+      'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /x:\n    get:\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n';
+    const error = await compileText(`${head}              schema: ${schema}\n`).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: "SOURCE_INVALID" });
+    expect((error as Error).message).toContain(
+      "nests deeper than 512 levels (at /paths/~1x/get/responses/200/content/application~1json/schema/properties/a",
+    );
+    const shared = `${head}              schema: &pet {type: object, properties: {name: {type: string}}}\n  /y:\n    get:\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: *pet\n`;
+    const result = await compileText(shared);
+    expect(result.coverage[0]).toMatchObject({ endpoints: 2, leftOut: 0 });
+  });
 });
