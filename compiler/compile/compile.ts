@@ -495,7 +495,7 @@ async function finish(
   sink: OutputSink,
   options: CompileOptions,
   cache: CompileCache | undefined,
-  built: ReadonlyMap<string, SurfaceSegment>,
+  built: Pick<ReadonlyMap<string, SurfaceSegment>, "get">,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const previousLock = previousFile?.lock;
   const kept = names.flatMap((name) => {
