@@ -32,17 +32,29 @@ export class EncodedSegments {
   }
 }
 
+/**
+ * Artifact texts waiting for their segment beyond which `add` waits: on a loaded machine the main
+ * thread can fall behind the workers, and every waiting text is a whole artifact in memory.
+ */
+export const MAX_PENDING_TEXTS = 8;
+
 export class SegmentQueue {
   /** Segments built so far, by artifact digest. */
   readonly built = new EncodedSegments();
   private readonly pending: { digest: string; text: string; path: string }[] = [];
   private running: Promise<void> | undefined;
   private failure: unknown;
+  /** Callers of `add` waiting for the queue to shorten. */
+  private readonly waiting: (() => void)[] = [];
 
-  /** Queues the segment of the artifact `text` (with `digest`; `path` names it in a layout error). */
-  add(digest: string, text: string, path: string): void {
+  /**
+   * Queues the segment of the artifact `text` (with `digest`; `path` names it in a layout error);
+   * resolves once at most MAX_PENDING_TEXTS texts are waiting.
+   */
+  async add(digest: string, text: string, path: string): Promise<void> {
     this.pending.push({ digest, text, path });
     this.running ??= this.work();
+    while (this.pending.length > MAX_PENDING_TEXTS) await new Promise<void>((go) => this.waiting.push(go));
   }
 
   /** Every queued segment built (throws what building one threw). */
@@ -55,6 +67,7 @@ export class SegmentQueue {
   private async work(): Promise<void> {
     try {
       for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) {
+        for (const go of this.waiting.splice(0)) go();
         // Let the event loop hand the next job to a worker first.
         await new Promise((resolve) => setImmediate(resolve));
         if (this.failure === undefined) this.built.set(next.digest, segmentOf(next.text, next.path));
@@ -64,6 +77,7 @@ export class SegmentQueue {
       this.pending.length = 0;
     } finally {
       this.running = undefined;
+      for (const go of this.waiting.splice(0)) go();
     }
   }
 }

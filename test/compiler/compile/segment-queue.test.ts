@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../../compiler/compile/compile.js";
-import { SegmentQueue } from "../../../compiler/compile/segment-queue.js";
+import { MAX_PENDING_TEXTS, SegmentQueue } from "../../../compiler/compile/segment-queue.js";
 import { segmentOf } from "../../../compiler/emit/surface-segments.js";
 import { REPO_ROOT, tempProject } from "../../helpers/project.js";
 
@@ -48,6 +48,18 @@ describe("segment queue", () => {
       expect(built.get(digest)).toStrictEqual(expected);
     }
     expect(built.get("sha256:not-queued")).toBeUndefined();
+  });
+
+  it("lets every caller of add go on when more texts than MAX_PENDING_TEXTS are queued at once", async () => {
+    const [first] = await compiledArtifacts();
+    const queue = new SegmentQueue();
+    const count = MAX_PENDING_TEXTS * 3;
+    // Distinct digests for the same text: each is its own queued segment.
+    const digests = Array.from({ length: count }, (_, at) => `${first!.digest}-${at}`);
+    await Promise.all(digests.map((digest) => queue.add(digest, first!.text, first!.path)));
+    const built = await queue.drain();
+    expect(built.size).toBe(count);
+    expect(built.get(digests[count - 1]!)).toStrictEqual(segmentOf(first!.text, first!.path));
   });
 
   it("rejects drain with the layout error of an artifact that cannot be read, naming its file", async () => {
