@@ -443,7 +443,7 @@ async function take(
   // The retrieval index's segment now, from the text in hand: finish() never reads every artifact
   // back (docs/reference/cli.md, "Large projects").
   if (segments !== undefined && outcome.kind === "compiled")
-    segments.add(
+    await segments.add(
       outcome.lockEntry.artifact.digest,
       outcome.artifactText,
       artifactPathOf(outcome.name, config),
@@ -495,7 +495,7 @@ async function finish(
   sink: OutputSink,
   options: CompileOptions,
   cache: CompileCache | undefined,
-  built: ReadonlyMap<string, SurfaceSegment>,
+  built: Pick<ReadonlyMap<string, SurfaceSegment>, "get">,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const previousLock = previousFile?.lock;
   const kept = names.flatMap((name) => {

@@ -29,8 +29,17 @@ interface Task {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * Jobs one worker runs before it is replaced: a long-lived worker's heap keeps what its largest
+ * documents grew it to, so replacing it now and then bounds the process's peak memory
+ * (docs/benchmarks.md, "Scale: cold peak memory").
+ */
+export const JOBS_PER_WORKER = 150;
+
 export class WorkerPool {
   private readonly idle: Worker[] = [];
+  /** Jobs each live worker has been given. */
+  private readonly given = new Map<Worker, number>();
   private readonly busy = new Map<Worker, Task>();
   private readonly workers = new Set<Worker>();
   private readonly queue: Task[] = [];
@@ -60,6 +69,7 @@ export class WorkerPool {
       const worker = this.idle.pop()!;
       const task = this.queue.shift()!;
       this.busy.set(worker, task);
+      this.given.set(worker, (this.given.get(worker) ?? 0) + 1);
       worker.postMessage(task.job);
     }
   }
@@ -70,8 +80,10 @@ export class WorkerPool {
     worker.on("message", (reply: WorkerReply) => {
       const task = this.busy.get(worker);
       this.busy.delete(worker);
-      if (task?.recycle === true && !this.closing) {
+      const worn = (this.given.get(worker) ?? 0) >= JOBS_PER_WORKER;
+      if ((task?.recycle === true || worn) && !this.closing) {
         this.workers.delete(worker);
+        this.given.delete(worker);
         void worker.terminate();
         this.idle.push(this.spawn());
       } else this.idle.push(worker);
@@ -86,6 +98,7 @@ export class WorkerPool {
   /** A worker ended: its job fails, and a new worker takes its place. */
   private lost(worker: Worker, reason: string): void {
     if (!this.workers.delete(worker)) return;
+    this.given.delete(worker);
     const index = this.idle.indexOf(worker);
     if (index >= 0) this.idle.splice(index, 1);
     const task = this.busy.get(worker);

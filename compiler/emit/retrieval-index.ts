@@ -76,7 +76,7 @@ export function emitRetrievalIndex(
   config: ResolvedConfig,
   cache?: CompileCache,
   previous?: Lockfile["retrievalIndex"],
-  built?: ReadonlyMap<string, SurfaceSegment>,
+  built?: Pick<ReadonlyMap<string, SurfaceSegment>, "get">,
 ): RetrievalIndexOutput {
   const path = join(config.outDir, RETRIEVAL_INDEX_FILE);
   const pinned = relative(join(config.lockfile, ".."), path).split("\\").join("/");

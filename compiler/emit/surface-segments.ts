@@ -140,7 +140,7 @@ const pad4 = (n: number): number => (n + 3) & ~3;
  * u32 header length · header JSON (zero-padded to 4) · ids u32[] · masks u16[] (padded) · starts u32[] ·
  * endpoint spans u32[] · tool spans u32[] · definition spans u32[] · endpoint digests · tool digests.
  */
-function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
+export function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
   const masks = Buffer.alloc(pad4(segment.masks.byteLength));
   Buffer.from(segment.masks.buffer, segment.masks.byteOffset, segment.masks.byteLength).copy(masks);
   const body = Buffer.concat([
@@ -178,7 +178,7 @@ function encodeSegment(segment: SurfaceSegment, digest: string): Buffer {
   return Buffer.concat([head, body]);
 }
 
-function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefined {
+export function decodeSegment(bytes: Buffer, digest: string): SurfaceSegment | undefined {
   const length = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.toString("utf8", 4, 4 + length)) as SegmentHeader;
   if (
