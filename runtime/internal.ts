@@ -46,6 +46,7 @@ export {
   indexDataOf,
   indexDataOfSurface,
 } from "./retrieval/stored-index.js";
+export { componentLengthsOfRows, LENGTH_BITS } from "./retrieval/length-norm.js";
 export { DF_MASK, type SurfaceRows, surfaceOfRows } from "./retrieval/surface.js";
 export { addEntry, SURFACE_VERSION, SurfaceBuilder } from "./retrieval/surface-builder.js";
 export * from "./serve/defaults.js";
