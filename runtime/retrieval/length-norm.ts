@@ -25,8 +25,12 @@ export const LENGTH_BITS: readonly number[] = Array.from({ length: 16 }, (_, i) 
 export interface LengthNorms {
   /** Components per endpoint. */
   readonly width: number;
-  /** Endpoint e's factors are `factors[e * width .. (e + 1) * width)`, in the order of `bits`. */
-  readonly factors: Float64Array;
+  /**
+   * Endpoint e's factors, in the order of `bits`, in an array this object reuses (read it before the
+   * next call). Computed on demand from e's lengths and the catalog's averages, by the same
+   * expression in every mode, so the same lengths give the same bits.
+   */
+  factorsOf(e: number): Float64Array;
   /** Per component, the largest factor of any endpoint. */
   readonly favourable: Float64Array;
 }
@@ -113,9 +117,15 @@ function lengthTable(
   };
 }
 
+/** BM25's factor of a component of `length` distinct tokens against an average of `average`. */
+function factorOf(length: number, average: number, b: number): number {
+  return (LENGTH_K1 + 1) / (1 + LENGTH_K1 * (1 - b + (b * length) / average));
+}
+
 /**
  * The factors of `surface` (`endpoints` endpoints) for the components `bits`, each with its `b`
- * (0: not normalised). Computed once per surface.
+ * (0: not normalised). The averages are computed once per surface, in one pass over the lengths of
+ * the normalised components; each endpoint's factors when a ranking scores it.
  */
 export function lengthNorms(
   surface: Surface,
@@ -127,31 +137,39 @@ export function lengthNorms(
   if (known !== undefined) return known;
   const width = bits.length;
   const { lengths, stride, columns } = lengthTable(surface, endpoints, bits, b);
-  const factors = new Float64Array(endpoints * width).fill(1);
   const favourable = new Float64Array(width).fill(1);
+  // The normalised components: their position in `bits`, column in `lengths`, b and average.
+  const normalised: { c: number; column: number; b: number; average: number }[] = [];
   for (let c = 0; c < width; c++) {
     if (!(b[c]! > 0)) continue;
     const column = columns[c]!;
     let total = 0;
     let having = 0;
+    let shortest = Number.POSITIVE_INFINITY;
     for (let e = 0; e < endpoints; e++) {
       const l = lengths[e * stride + column]!;
       if (l > 0) {
         total += l;
         having++;
+        if (l < shortest) shortest = l;
       }
     }
     if (having === 0) continue;
-    const avg = total / having;
-    for (let e = 0; e < endpoints; e++) {
-      const l = lengths[e * stride + column]!;
-      if (l === 0) continue;
-      const factor = (LENGTH_K1 + 1) / (1 + LENGTH_K1 * (1 - b[c]! + (b[c]! * l) / avg));
-      factors[e * width + c] = factor;
-      if (factor > favourable[c]!) favourable[c] = factor;
-    }
+    const average = total / having;
+    normalised.push({ c, column, b: b[c]!, average });
+    // The factor only falls as the length grows (every step of it is rounded monotonically), so the
+    // shortest length has the largest.
+    favourable[c] = Math.max(1, factorOf(shortest, average, b[c]!));
   }
-  const norms = { width, factors, favourable };
+  const out = new Float64Array(width).fill(1);
+  const factorsOf = (e: number): Float64Array => {
+    for (const { c, column, b, average } of normalised) {
+      const l = lengths[e * stride + column]!;
+      out[c] = l === 0 ? 1 : factorOf(l, average, b);
+    }
+    return out;
+  };
+  const norms = { width, factorsOf, favourable };
   cache.set(surface, norms);
   return norms;
 }

@@ -18,7 +18,12 @@ import {
 import { loadCatalog } from "../../../runtime/load/load.js";
 import type { Registry } from "../../../runtime/load/registry.js";
 import { createRetriever } from "../../../runtime/retrieval/index.js";
-import { componentLengthsOfRows, LENGTH_BITS, lengthNorms } from "../../../runtime/retrieval/length-norm.js";
+import {
+  componentLengthsOfRows,
+  LENGTH_BITS,
+  type LengthNorms,
+  lengthNorms,
+} from "../../../runtime/retrieval/length-norm.js";
 import { normsOf } from "../../../runtime/retrieval/score.js";
 import { catalogFromStoredIndex, storedIndexOf } from "../../../runtime/retrieval/stored-index.js";
 import { buildCatalog, buildSurface } from "../../../runtime/retrieval/surface.js";
@@ -43,6 +48,13 @@ beforeAll(async () => {
   reference = (await loadCatalog({ root: project.dir })).registry;
 }, 300_000);
 
+/** Every endpoint's factors, one row of `norms.width` per endpoint. */
+function allFactors(norms: LengthNorms, endpoints: number): Float64Array {
+  const out = new Float64Array(endpoints * norms.width);
+  for (let e = 0; e < endpoints; e++) out.set(norms.factorsOf(e), e * norms.width);
+  return out;
+}
+
 const bytesOf = (array: ArrayBufferView): Buffer =>
   Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
@@ -63,15 +75,23 @@ describe("stored component lengths", () => {
   it("give the same length factors, bit for bit, as the in-memory index and exhaustive scoring", () => {
     const attached = storedIndexOf(stored);
     expect(attached).toBeDefined();
+    const n = reference.entries().length;
     const fromIndex = normsOf(catalogFromStoredIndex(stored, attached!));
     const inMemory = normsOf(buildCatalog(reference, true));
     const exhaustive = normsOf(buildCatalog(reference, false));
-    expect(bytesOf(fromIndex.factors).equals(bytesOf(inMemory.factors))).toBe(true);
+    const factors = allFactors(fromIndex, n);
+    expect(bytesOf(factors).equals(bytesOf(allFactors(inMemory, n)))).toBe(true);
+    expect(bytesOf(factors).equals(bytesOf(allFactors(exhaustive, n)))).toBe(true);
     expect(bytesOf(fromIndex.favourable).equals(bytesOf(inMemory.favourable))).toBe(true);
-    expect(bytesOf(exhaustive.factors).equals(bytesOf(inMemory.factors))).toBe(true);
+    // The favourable factor of each component is the largest any endpoint has (the pruning bound).
+    for (let c = 0; c < fromIndex.width; c++) {
+      let largest = 1;
+      for (let e = 0; e < n; e++) largest = Math.max(largest, factors[e * fromIndex.width + c]!);
+      expect(fromIndex.favourable[c]).toBe(largest);
+    }
     // Normalisation is on: some factor differs from 1 on both sides of it.
-    expect(fromIndex.factors.some((f) => f > 1)).toBe(true);
-    expect(fromIndex.factors.some((f) => f < 1)).toBe(true);
+    expect(factors.some((f) => f > 1)).toBe(true);
+    expect(factors.some((f) => f < 1)).toBe(true);
   });
 
   it("rank GitHub REST requests exactly as exhaustive scoring does", () => {
@@ -122,10 +142,11 @@ describe("length factors from a surface's stored counts", () => {
       bits,
       b,
     );
-    expect([...read.factors]).toEqual([...counted.factors]);
+    expect([...allFactors(read, 3)]).toEqual([...allFactors(counted, 3)]);
     expect([...read.favourable]).toEqual([...counted.favourable]);
     // Names of 3, 2 and 4 tokens: the average one gets 1, the short one more, the long one less.
-    expect([counted.factors[0], counted.factors[3]! > 1, counted.factors[6]! < 1]).toEqual([1, true, true]);
+    const names = [0, 1, 2].map((e) => counted.factorsOf(e)[0]!);
+    expect([names[0], names[1]! > 1, names[2]! < 1]).toEqual([1, true, true]);
   });
 
   it("are counted from the postings when the stored counts lack a normalised component", () => {
@@ -142,7 +163,7 @@ describe("length factors from a surface's stored counts", () => {
       bits,
       b,
     );
-    expect([...fromPostings.factors]).toEqual([...counted.factors]);
+    expect([...allFactors(fromPostings, 3)]).toEqual([...allFactors(counted, 3)]);
   });
 });
 
