@@ -40,13 +40,13 @@ export {
   type SchemaStatus,
 } from "./postgres/migrate.js";
 export * from "./retrieval/embeddings/index.js";
+export { componentLengthsOfRows, LENGTH_BITS } from "./retrieval/length-norm.js";
 export {
   type IndexedTool,
   type IndexedToolNames,
   indexDataOf,
   indexDataOfSurface,
 } from "./retrieval/stored-index.js";
-export { componentLengthsOfRows, LENGTH_BITS } from "./retrieval/length-norm.js";
 export { DF_MASK, type SurfaceRows, surfaceOfRows } from "./retrieval/surface.js";
 export { addEntry, SURFACE_VERSION, SurfaceBuilder } from "./retrieval/surface-builder.js";
 export * from "./serve/defaults.js";
