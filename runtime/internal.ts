@@ -40,6 +40,7 @@ export {
   type SchemaStatus,
 } from "./postgres/migrate.js";
 export * from "./retrieval/embeddings/index.js";
+export { componentLengthsOfRows, LENGTH_BITS } from "./retrieval/length-norm.js";
 export {
   type IndexedTool,
   type IndexedToolNames,

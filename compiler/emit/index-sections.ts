@@ -1,12 +1,15 @@
 /**
  * The per-source parts of the retrieval index (docs/runtime/retrieval-and-planning.md, "Stored
  * index"): a source's header entry, its tools with their endpoint names, its endpoints' effects and
- * its candidate locations (docs/runtime/loading-and-verification.md, "Candidates"). Each comes from
+ * its candidate locations (docs/runtime/loading-and-verification.md, "Candidates") and its endpoints'
+ * component lengths (docs/reference/formats.md, `componentLengths`). Each comes from
  * the source's surface segment, or, for a source whose artifact did not change, is cut out of the
  * previous index as it is; the index's own sections are their concatenation in source order.
  */
 import {
+  componentLengthsOfRows,
   joinLocations,
+  LENGTH_BITS,
   type RetrievalIndexData,
   type RetrievalIndexSource,
   type SourceLocations,
@@ -19,6 +22,8 @@ export interface SourceSection {
   readonly tools: readonly { readonly name: string; readonly endpoints: readonly string[] }[];
   /** Each endpoint's side-effect class, in endpoint order. */
   readonly effects: readonly string[];
+  /** Each endpoint's distinct tokens per component of LENGTH_BITS (one row of that width per endpoint). */
+  readonly lengths: Uint32Array;
   readonly locations: SourceLocations;
 }
 
@@ -31,12 +36,26 @@ export interface IndexedSection extends SourceSection {
 }
 
 export function sectionOfSegment(source: RetrievalIndexSource, segment: SurfaceSegment): SourceSection {
-  return { source, tools: segment.tools, effects: segment.effects, locations: segment.locations };
+  return {
+    source,
+    tools: segment.tools,
+    effects: segment.effects,
+    // Counted from the rows the source's postings come from (runtime/retrieval/length-norm.ts).
+    lengths: componentLengthsOfRows(segment.masks, segment.starts, LENGTH_BITS),
+    locations: segment.locations,
+  };
 }
 
-/** Every source's section of a decoded index (its arrays are views on the index's). */
+/**
+ * Every source's section of a decoded index (its arrays are views on the index's). Throws for an index
+ * whose lengths are of other components than LENGTH_BITS (they cannot be cut into this compiler's).
+ */
 export function sectionsOfIndex(data: RetrievalIndexData): IndexedSection[] {
   const { locations } = data;
+  const width = LENGTH_BITS.length;
+  if (data.lengthBits.length !== width || data.lengthBits.some((bit, c) => bit !== LENGTH_BITS[c])) {
+    throw new TypeError(`index lengths are of components ${data.lengthBits}, not ${LENGTH_BITS}`);
+  }
   const sections: IndexedSection[] = [];
   let tool = 0;
   let endpoint = 0;
@@ -65,6 +84,7 @@ export function sectionsOfIndex(data: RetrievalIndexData): IndexedSection[] {
       source,
       tools: data.tools.slice(firstTool, tool).map((t) => ({ name: t.name, endpoints: t.endpoints })),
       effects: Array.from(data.effects.subarray(first, endpoint), (code) => data.effectNames[code]!),
+      lengths: data.componentLengths.subarray(width * first, width * endpoint),
       locations: {
         endpointSpans: locations.endpointSpans.subarray(2 * first, 2 * endpoint),
         endpointDigests: locations.endpointDigests.subarray(32 * first, 32 * endpoint),
@@ -100,6 +120,13 @@ export function indexDataOfSections(
       effects[e++] = code;
     }
   }
+  const lengths = new Uint32Array(endpoints * LENGTH_BITS.length);
+  let row = 0;
+  for (const section of sections) {
+    lengths.set(section.lengths, row);
+    row += section.lengths.length;
+  }
+  if (row !== lengths.length) throw new TypeError("a section's lengths are not one row per endpoint");
   return {
     surfaceVersion,
     sources: sections.map((section) => section.source),
@@ -109,6 +136,8 @@ export function indexDataOfSections(
     ...merged,
     effectNames,
     effects,
+    lengthBits: LENGTH_BITS,
+    componentLengths: lengths,
     locations: joinLocations(sections.map((section) => section.locations)),
   };
 }

@@ -7,7 +7,7 @@
  *   magic "SRINDEX\n" (8 bytes) · u32 format version · u32 header byte length · header (UTF-8 JSON,
  *   zero-padded) · vocabularyIds u32[V] · pairs u32[3Q] (concept id, unit id, pair id) ·
  *   documentFrequency u32[S] · keyMasks u16[S] · postingStart u32[S + 1] · postings i32[P] ·
- *   postingMasks u16[P] · effects u8[N] (index into header.effects) ·
+ *   postingMasks u16[P] · effects u8[N] (index into header.effects) · componentLengths u32[N·L] ·
  *   endpointSpans u32[2N] · endpointDigests u8[32N] · toolSpans u32[4T] · toolDigests u8[32T] ·
  *   defStart u32[S + 1] · defSpans u32[2D] · defNameStart u32[D + 1] · defNames u8[B] (UTF-8)
  * The header holds the counts, the surface version, the sources (with the digest and byte length of the
@@ -18,13 +18,18 @@
  * canonical text and that text's SHA-256; per tool the spans of its skeleton text before and after its
  * endpoint lines (the tool with `"endpoints":[]` is their concatenation) and their SHA-256; per source
  * (`defStart`) its shared definitions, in file order, with the span of each value and its name.
+ * `componentLengths` (format 3) holds, per endpoint, the number of distinct tokens in each of the L
+ * components `header.lengthBits` lists (component bits of the surface, in that column order): the
+ * lengths BM25's length normalisation reads (runtime/retrieval/length-norm.ts), stored so a ranking
+ * need not count them from the postings. Each endpoint's row depends on that endpoint alone, so the
+ * section is cut and joined per source like the candidate locations; averages are not stored.
  * Encoding is a pure function of its input, so the same catalog gives byte-identical files. Ids may
  * be any numbering the vocabulary maps; the compiler writes them canonical (compiler/emit/index-merge.ts:
  * each key's id its sorted position, pair keys after, keys without postings left out).
  */
 import { endianness } from "node:os";
 
-export const RETRIEVAL_INDEX_FORMAT = 2;
+export const RETRIEVAL_INDEX_FORMAT = 3;
 const MAGIC = "SRINDEX\n";
 
 export interface RetrievalIndexSource {
@@ -86,6 +91,10 @@ export interface RetrievalIndexData {
   /** Distinct effect names; `effects[i]` indexes it for endpoint i. */
   readonly effectNames: readonly string[];
   readonly effects: Uint8Array;
+  /** The component bits whose lengths `componentLengths` holds, in column order (distinct). */
+  readonly lengthBits: readonly number[];
+  /** Endpoint i's distinct tokens in component `lengthBits[c]`: `componentLengths[i·L + c]`. */
+  readonly componentLengths: Uint32Array;
   readonly locations: RetrievalIndexLocations;
 }
 
@@ -98,6 +107,7 @@ interface Header {
   readonly sources: readonly RetrievalIndexSource[];
   readonly tools: readonly RetrievalIndexTool[];
   readonly effects: readonly string[];
+  readonly lengthBits: readonly number[];
   readonly vocabulary: readonly string[];
   readonly defs: number;
   readonly defNameBytes: number;
@@ -123,6 +133,8 @@ function littleEndian(): boolean {
 export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
   if (!littleEndian())
     throw new RetrievalIndexFormatError("retrieval indexes are written on little-endian hosts");
+  if (data.componentLengths.length !== data.effects.length * data.lengthBits.length)
+    throw new RetrievalIndexFormatError("component lengths are not one row per endpoint");
   const header: Header = {
     surfaceVersion: data.surfaceVersion,
     size: data.size,
@@ -137,6 +149,7 @@ export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
     })),
     tools: data.tools.map((t) => ({ name: t.name, source: t.source, endpoints: [...t.endpoints] })),
     effects: [...data.effectNames],
+    lengthBits: [...data.lengthBits],
     vocabulary: [...data.vocabulary],
     defs: data.locations.defSpans.length / 2,
     defNameBytes: data.locations.defNames.length,
@@ -151,6 +164,7 @@ export function encodeRetrievalIndex(data: RetrievalIndexData): Uint8Array {
     data.postings,
     data.postingMasks,
     data.effects,
+    data.componentLengths,
     data.locations.endpointSpans,
     data.locations.endpointDigests,
     data.locations.toolSpans,
@@ -227,6 +241,7 @@ export function decodeRetrievalIndex(input: Uint8Array): RetrievalIndexData {
   const postingMasks = u16(header.postings);
   const u8 = (count: number) => take((b, o, n) => new Uint8Array(b, o, n), 1, count);
   const effects = u8(header.endpoints);
+  const componentLengths = u32(header.endpoints * header.lengthBits.length);
   const tools = header.tools.length;
   const locations: RetrievalIndexLocations = {
     endpointSpans: u32(2 * header.endpoints),
@@ -256,6 +271,8 @@ export function decodeRetrievalIndex(input: Uint8Array): RetrievalIndexData {
     postingMasks,
     effectNames: header.effects,
     effects,
+    lengthBits: header.lengthBits,
+    componentLengths,
     locations,
   };
 }
@@ -276,6 +293,15 @@ function checkHeader(header: Header): void {
     Array.isArray(header.tools) &&
     Array.isArray(header.effects) &&
     Array.isArray(header.vocabulary) &&
+    Array.isArray(header.lengthBits) &&
+    header.lengthBits.every(
+      (bit, at) =>
+        Number.isInteger(bit) &&
+        bit > 0 &&
+        bit <= 0x8000 &&
+        (bit & (bit - 1)) === 0 &&
+        header.lengthBits.indexOf(bit) === at,
+    ) &&
     header.tools.every(
       (tool) =>
         typeof tool?.name === "string" &&

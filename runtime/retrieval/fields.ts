@@ -21,13 +21,33 @@ export interface FieldTerms {
   readonly keys: ReadonlySet<string>;
 }
 
+/** Texts of field names, paths and attributes repeat across endpoints: their tokens, by text. */
+const TOKEN_CACHE_LIMIT = 8192;
+const tokenCache = new Map<string, readonly string[]>();
+const unitTokenCache = new Map<string, readonly string[]>();
+
+/** `tokenize`/`unitTokens` of `text`, remembered (the cache is emptied when it reaches its limit). */
+function cached(
+  cache: Map<string, readonly string[]>,
+  text: string,
+  compute: (text: string) => string[],
+): readonly string[] {
+  let tokens = cache.get(text);
+  if (tokens === undefined) {
+    if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
+    tokens = Object.freeze(compute(text));
+    cache.set(text, tokens);
+  }
+  return tokens;
+}
+
 export function fieldTerms(field: FieldSpec): FieldTerms {
   const tokens = new Set<string>();
   const nameTokens = new Set<string>();
   const attributeTokens = new Set<string>();
   const add = (text: string | undefined, into: Set<string>[]): void => {
     if (text === undefined) return;
-    for (const token of tokenize(text)) for (const set of into) set.add(token);
+    for (const token of cached(tokenCache, text, tokenize)) for (const set of into) set.add(token);
   };
   add(field.id, [tokens, nameTokens]);
   for (const alias of field.aliases ?? []) add(alias, [tokens, nameTokens]);
@@ -37,7 +57,7 @@ export function fieldTerms(field: FieldSpec): FieldTerms {
   });
   add(field.semanticId, [tokens]);
   if (field.unit !== undefined) {
-    for (const token of unitTokens(field.unit)) {
+    for (const token of cached(unitTokenCache, field.unit, unitTokens)) {
       tokens.add(token);
       attributeTokens.add(token);
     }

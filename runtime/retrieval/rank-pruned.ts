@@ -160,7 +160,7 @@ export function visitPruned(
         const at = find(postings, starts[term.id]!, starts[term.id + 1]!, doc);
         if (at >= 0) applyTerm(term, postingMasks[at]!, row, 0);
       }
-      visit(doc, finishRow(row, 0, query, effectOf(doc), norms.factors, doc * norms.width), row, 0);
+      visit(doc, finishRow(row, 0, query, effectOf(doc), norms.factorsOf(doc), 0), row, 0);
     };
     const within = (doc: number): boolean => bound[doc]! * (1 + SLACK) >= threshold();
     // Rounds: the best-bounded unscored endpoints first, until none left can reach the threshold.

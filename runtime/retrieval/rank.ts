@@ -109,7 +109,7 @@ function accumulate(
       if (admit(index))
         consider(
           index,
-          finishRow(rows, offset, query, effectOf(catalog, index), norms.factors, index * norms.width),
+          finishRow(rows, offset, query, effectOf(catalog, index), norms.factorsOf(index), 0),
           rows,
           offset,
         );

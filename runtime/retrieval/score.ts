@@ -410,7 +410,7 @@ export function scoreEntry(
   sums.fill(0);
   for (const term of query.terms) applyTerm(term, maskOf(catalog, index, term.id), sums, 0);
   const norms = normsOf(catalog);
-  return finishRow(sums, 0, query, effectOf(catalog, index), norms.factors, index * norms.width);
+  return finishRow(sums, 0, query, effectOf(catalog, index), norms.factorsOf(index), 0);
 }
 
 /** Number of request tokens present, from a finished row. */

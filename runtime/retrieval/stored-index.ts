@@ -16,6 +16,7 @@ import type {
 import { SURFACE_VERSION } from "../format/surface-version.js";
 import type { Registry, RegistryEntry } from "../load/registry.js";
 import { type AttachedIndex, type StoredIndex, storedIndexOf } from "../load/stored-index.js";
+import { componentLengthsOfRows, LENGTH_BITS } from "./length-norm.js";
 import { buildSurface, type Catalog, type Surface } from "./surface.js";
 
 export { type AttachedIndex, type StoredIndex, storedIndexOf };
@@ -58,8 +59,8 @@ export interface IndexedToolNames {
 }
 
 /**
- * Index data from an indexed surface already built over the tools' endpoints in order (`effects`:
- * each endpoint's side-effect class, same order); `indexDataOf` is this over `buildSurface`.
+ * Index data from an indexed surface already built over the tools' endpoints in order, with its rows
+ * (`effects`: each endpoint's side-effect class, same order); `indexDataOf` is this over `buildSurface`.
  */
 export function indexDataOfSurface(
   sources: readonly RetrievalIndexSource[],
@@ -81,6 +82,9 @@ export function indexDataOfSurface(
     if (effect < 0) effect = effectNames.push(name) - 1;
     effects[i] = effect;
   });
+  if (surface.surfaceStart.length !== endpointEffects.length + 1) {
+    throw new TypeError("index data needs the surface's rows (one per endpoint)");
+  }
   const sortedKeys = [...surface.vocabulary].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const pairs: number[] = [];
   for (const [concept, byUnit] of surface.pairs) {
@@ -102,6 +106,8 @@ export function indexDataOfSurface(
     postingMasks: surface.postingMasks!,
     effectNames,
     effects,
+    lengthBits: LENGTH_BITS,
+    componentLengths: componentLengthsOfRows(surface.surfaceMasks, surface.surfaceStart, LENGTH_BITS),
     locations,
   };
 }
@@ -135,6 +141,7 @@ export function catalogFromStoredIndex(registry: Registry, attached: AttachedInd
     postings: data.postings,
     postingMasks: data.postingMasks,
     postingStart: data.postingStart,
+    componentLengths: { bits: data.lengthBits, counts: data.componentLengths },
     effectiveSchema: (at, which) => candidates.effectiveSchema(at, which),
   };
 }

@@ -40,6 +40,11 @@ export interface Surface {
   readonly postings: Int32Array | undefined;
   readonly postingMasks: Uint16Array | undefined;
   readonly postingStart: Uint32Array | undefined;
+  /**
+   * Per endpoint, its distinct tokens in each component of `bits` (`counts[e · bits.length + c]`),
+   * when a stored index carries them (length-norm.ts); absent, they are counted from the surface.
+   */
+  readonly componentLengths?: { readonly bits: readonly number[]; readonly counts: Uint32Array };
 }
 
 export interface Catalog extends Surface {

@@ -344,6 +344,10 @@ describe("surface segments", () => {
     expect(canonical(decodeRetrievalIndex(onDisk))).toEqual(onDisk);
     // Ranked by the same keys: the canonical index only renumbers (and drops keys no endpoint has).
     const written = decodeRetrievalIndex(onDisk);
+    // The component lengths counted per source from its segment are those of the whole surface.
+    expect(written.lengthBits).toEqual(whole.lengthBits);
+    expect([...written.componentLengths]).toEqual([...whole.componentLengths]);
+    expect(written.componentLengths.some((length) => length > 0)).toBe(true);
     const idOf = (data: RetrievalIndexData, key: string) => data.vocabularyIds[data.vocabulary.indexOf(key)]!;
     for (const key of written.vocabulary.slice(0, 200)) {
       const [a, b] = [idOf(whole, key), idOf(written, key)];
@@ -377,6 +381,8 @@ describe("surface segments", () => {
         ]),
       );
       expect(Buffer.from(encodeRetrievalIndex(patched))).toEqual(onDisk);
+      // The source's lengths, cut out of the index, are those its segment gives.
+      expect([...section.lengths]).toEqual([...sectionOfSegment(sources[at]!, segments[at]!).lengths]);
     });
   }, 60_000);
 });

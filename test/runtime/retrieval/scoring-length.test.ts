@@ -90,14 +90,14 @@ describe("length normalisation", () => {
   it("gives 1 at the average length, more below it, less above, and bounds every factor", () => {
     const surface = buildSurface(registry.entries(), true);
     const norms = lengthNorms(surface, 2, [BIT.name], [0.75]);
-    const [long, short] = [norms.factors[0]!, norms.factors[1]!];
+    const [long, short] = [norms.factorsOf(0)[0]!, norms.factorsOf(1)[0]!];
     expect(short).toBeGreaterThan(1);
     expect(long).toBeLessThan(1);
     expect((long + short) / 2).toBeCloseTo(1, 1);
     expect(norms.favourable[0]).toBe(short);
     // b = 0 leaves the component as it is.
     const flat = lengthNorms(buildSurface(registry.entries(), false), 2, [BIT.name], [0]);
-    expect([...flat.factors]).toEqual([1, 1]);
+    expect([flat.factorsOf(0)[0], flat.factorsOf(1)[0]]).toEqual([1, 1]);
   });
 });
 
