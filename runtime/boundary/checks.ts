@@ -5,14 +5,13 @@
  */
 
 import { CallRefusedError } from "../errors/errors.js";
-import { effectiveSchema, type RegisteredTool, type Registry } from "../load/registry.js";
-import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall } from "../model/specs.js";
+import type { RegisteredTool, Registry } from "../load/registry.js";
+import type { EndpointSpec, FieldSpec, ToolCall } from "../model/specs.js";
 import { missingBindingHint } from "./binding-hint.js";
+import type { CallPlan, CallPlans } from "./call-plan.js";
 import { detachArguments } from "./detach.js";
 import type { Binding } from "./invoker.js";
-import type { ExecutionPolicy } from "./policy.js";
 import { frozenFieldIds, selectFields } from "./projection.js";
-import type { ValidatorSet } from "./validation.js";
 
 export interface PreparedCall {
   /** Detached copy of the call as validated. */
@@ -24,50 +23,8 @@ export interface PreparedCall {
   readonly fields: readonly FieldSpec[];
   readonly approvalRequired: boolean;
   readonly policyReason: string;
-}
-
-/** Self-contained input/output schemas of endpoints, built once per registered tool (per router). */
-export class ContractSchemas {
-  private readonly cache = new WeakMap<RegisteredTool, Map<EndpointSpec, EndpointSchemas>>();
-
-  of(registered: RegisteredTool, endpoint: EndpointSpec, which: "input" | "output"): JsonSchema {
-    let perTool = this.cache.get(registered);
-    if (perTool === undefined) {
-      perTool = new Map();
-      this.cache.set(registered, perTool);
-    }
-    let schemas = perTool.get(endpoint);
-    if (schemas === undefined) {
-      schemas = {};
-      perTool.set(endpoint, schemas);
-    }
-    schemas[which] ??= effectiveSchema(
-      which === "input" ? endpoint.inputSchema : endpoint.outputSchema,
-      registered.defs,
-    );
-    return schemas[which];
-  }
-}
-
-interface EndpointSchemas {
-  input?: JsonSchema;
-  output?: JsonSchema;
-}
-
-/** Per-endpoint lookups the checks use on every call, built once per (frozen) contract. */
-interface EndpointIndex {
-  readonly parameters: ReadonlyMap<string, EndpointSpec["parameters"][number]>;
-}
-
-const endpointIndexes = new WeakMap<EndpointSpec, EndpointIndex>();
-
-function indexOf(endpoint: EndpointSpec): EndpointIndex {
-  let index = endpointIndexes.get(endpoint);
-  if (index === undefined) {
-    index = { parameters: new Map(endpoint.parameters.map((parameter) => [parameter.name, parameter])) };
-    endpointIndexes.set(endpoint, index);
-  }
-  return index;
+  /** What the checks read per endpoint, built once (runtime/boundary/call-plan.ts). */
+  readonly plan: CallPlan;
 }
 
 /** Identity, pins and binding readiness (steps 2–4). */
@@ -75,7 +32,8 @@ export function checkIdentity(
   call: ToolCall,
   registry: Registry,
   bindings: ReadonlyMap<string, Binding>,
-): { registered: RegisteredTool; endpoint: EndpointSpec; binding: Binding; route: string } {
+  plans: CallPlans,
+): { registered: RegisteredTool; endpoint: EndpointSpec; binding: Binding; plan: CallPlan } {
   if (
     call === null ||
     typeof call !== "object" ||
@@ -84,7 +42,6 @@ export function checkIdentity(
   ) {
     throw new CallRefusedError("UNKNOWN_TOOL", "A ToolCall needs string `tool` and `endpoint` members.", {});
   }
-  const route = `${call.tool}.${call.endpoint}`;
   const registered = registry.get(call.tool);
   if (registered === undefined) {
     throw new CallRefusedError(
@@ -106,6 +63,8 @@ export function checkIdentity(
       },
     );
   }
+  const plan = plans.of(call.tool, call.endpoint, registered, endpoint);
+  const route = plan.route;
   if (typeof call.endpointFingerprint !== "string" || typeof call.toolFingerprint !== "string") {
     throw new CallRefusedError(
       "MISSING_FINGERPRINT",
@@ -113,7 +72,7 @@ export function checkIdentity(
       { route },
     );
   }
-  const current = registered.endpointFingerprints.get(endpoint.name)!;
+  const current = plan.endpointFingerprint;
   if (call.endpointFingerprint !== current) {
     throw new CallRefusedError(
       "STALE_FINGERPRINT",
@@ -143,22 +102,16 @@ export function checkIdentity(
       { route, expected: registered.fingerprint, actual: binding.toolFingerprint },
     );
   }
-  return { registered, endpoint, binding, route };
+  return { registered, endpoint, binding, plan };
 }
 
 /** Arguments (step 5): declared only, required recomputed here, then JSON Schema. */
-export function checkArguments(
-  args: Readonly<Record<string, unknown>>,
-  registered: RegisteredTool,
-  endpoint: EndpointSpec,
-  route: string,
-  validators: ValidatorSet,
-  schemas: ContractSchemas,
-): void {
+export function checkArguments(args: Readonly<Record<string, unknown>>, plan: CallPlan): void {
+  const route = plan.route;
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new CallRefusedError("INPUT_SCHEMA_VIOLATION", `${route}: arguments must be an object.`, { route });
   }
-  const declared = indexOf(endpoint).parameters;
+  const declared = plan.parameters;
   for (const name of Object.keys(args)) {
     if (!declared.has(name)) {
       throw new CallRefusedError(
@@ -168,19 +121,21 @@ export function checkArguments(
       );
     }
   }
-  for (const parameter of endpoint.parameters) {
-    if (parameter.required && (!Object.hasOwn(args, parameter.name) || args[parameter.name] === undefined)) {
+  const required = plan.required;
+  for (let position = 0; position < required.length; position++) {
+    const name = required[position]!;
+    if (!Object.hasOwn(args, name) || args[name] === undefined) {
       throw new CallRefusedError(
         "MISSING_REQUIRED_ARGUMENT",
-        `${route}: required argument "${parameter.name}" is missing.`,
+        `${route}: required argument "${name}" is missing.`,
         {
           route,
-          argument: parameter.name,
+          argument: name,
         },
       );
     }
   }
-  const violations = validators.validate(schemas.of(registered, endpoint, "input"), args);
+  const violations = plan.inputCheck(args);
   if (violations.length > 0) {
     throw new CallRefusedError(
       "INPUT_SCHEMA_VIOLATION",
@@ -199,12 +154,11 @@ export function prepareCall(
   call: ToolCall,
   registry: Registry,
   bindings: ReadonlyMap<string, Binding>,
-  policy: ExecutionPolicy,
-  validators: ValidatorSet,
-  schemas: ContractSchemas,
+  plans: CallPlans,
   argumentsDetached = false,
 ): PreparedCall {
-  const { registered, endpoint, binding, route } = checkIdentity(call, registry, bindings);
+  const { registered, endpoint, binding, plan } = checkIdentity(call, registry, bindings, plans);
+  const route = plan.route;
   let args: Readonly<Record<string, unknown>>;
   try {
     args = argumentsDetached ? call.arguments : detachArguments(call.arguments);
@@ -236,14 +190,9 @@ export function prepareCall(
           toolFingerprint: call.toolFingerprint,
         },
   );
-  checkArguments(detached.arguments, registered, endpoint, route, validators, schemas);
+  checkArguments(detached.arguments, plan);
   const fields = selectFields(endpoint, detached.fields, route);
-  const decision = policy.decide({
-    tool: call.tool,
-    endpoint: call.endpoint,
-    effect: endpoint.effect,
-    remote: registered.tool.remote,
-  });
+  const decision = plan.decision;
   if (!decision.allowed) {
     throw new CallRefusedError(
       "POLICY_DENIED",
@@ -265,5 +214,6 @@ export function prepareCall(
     fields,
     approvalRequired: decision.approvalRequired,
     policyReason: decision.reason,
+    plan,
   };
 }

@@ -15,7 +15,8 @@ import {
 import type { Registry } from "../load/registry.js";
 import { deepFreeze } from "../model/freeze.js";
 import type { EndpointSpec, FieldSpec, JsonSchema, ToolCall, ToolResult, ToolSpec } from "../model/specs.js";
-import { ContractSchemas, type PreparedCall, prepareCall } from "./checks.js";
+import { CallPlans } from "./call-plan.js";
+import { type PreparedCall, prepareCall } from "./checks.js";
 import { InflightInvocations } from "./inflight.js";
 import { type Binding, type InvocationContext, type StopSource, stopSourceOf } from "./invoker.js";
 import type { ExecutionPolicy } from "./policy.js";
@@ -67,19 +68,22 @@ export interface ApprovalContext {
 
 export class Executor {
   readonly validators = new ValidatorSet();
-  readonly schemas = new ContractSchemas();
+  /** Per-endpoint call plans (runtime/boundary/call-plan.ts), built on first use. */
+  readonly plans: CallPlans;
   /** Invocations running per invoker (a reload closes a retired invoker once it is idle). */
   readonly inflight = new InflightInvocations();
 
   constructor(
     private readonly state: () => ExecutorState,
     private readonly options: ExecutorOptions,
-  ) {}
+  ) {
+    this.plans = new CallPlans(options.policy, this.validators);
+  }
 
   /** Steps 2–7 without approval or transport: used to preflight calls and fallback chains. */
   prepare(call: ToolCall): PreparedCall {
     const { registry, bindings } = this.state();
-    return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas);
+    return prepareCall(call, registry, bindings, this.plans);
   }
 
   /**
@@ -88,7 +92,7 @@ export class Executor {
    */
   prepareDetached(call: ToolCall): PreparedCall {
     const { registry, bindings } = this.state();
-    return prepareCall(call, registry, bindings, this.options.policy, this.validators, this.schemas, true);
+    return prepareCall(call, registry, bindings, this.plans, true);
   }
 
   /**
@@ -131,7 +135,7 @@ export class Executor {
     let pending: Promise<unknown>;
     this.inflight.enter(invoker);
     try {
-      pending = Promise.resolve(invoker.invoke(new AttemptContext(prepared, source, this.schemas)));
+      pending = Promise.resolve(invoker.invoke(new AttemptContext(prepared, source)));
     } catch (error) {
       this.inflight.leave(invoker);
       return Promise.reject(error).catch(failed);
@@ -151,10 +155,7 @@ export class Executor {
 
   /** Validates the raw output against the locked schema, then projects to the selected fields. */
   finish(prepared: PreparedCall, raw: unknown, attempts: number): ToolResult {
-    const violations = this.validators.validate(
-      this.schemas.of(prepared.registered, prepared.endpoint, "output"),
-      raw,
-    );
+    const violations = prepared.plan.outputCheck(raw);
     if (violations.length > 0) {
       throw new InvocationError(
         "OUTPUT_SCHEMA_VIOLATION",
@@ -268,16 +269,14 @@ class AttemptContext implements InvocationContext {
   readonly onStop: (listener: () => void) => () => void;
   readonly #source: StopSource;
   readonly #prepared: PreparedCall;
-  readonly #schemas: ContractSchemas;
 
-  constructor(prepared: PreparedCall, source: StopSource, schemas: ContractSchemas) {
+  constructor(prepared: PreparedCall, source: StopSource) {
     this.call = prepared.call;
     this.tool = prepared.registered.tool;
     this.endpoint = prepared.endpoint;
     this.selectedFields = prepared.fields;
     this.#source = source;
     this.#prepared = prepared;
-    this.#schemas = schemas;
     this.onStop = (listener) => source.onStop(listener);
   }
 
@@ -286,6 +285,6 @@ class AttemptContext implements InvocationContext {
   }
 
   get outputSchema(): JsonSchema {
-    return this.#schemas.of(this.#prepared.registered, this.#prepared.endpoint, "output");
+    return this.#prepared.plan.outputSchema;
   }
 }

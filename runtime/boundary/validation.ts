@@ -46,18 +46,39 @@ export interface SchemaViolation {
 
 export class ValidatorSet {
   private ajv: Ajv2020 | undefined;
-  private readonly cache = new WeakMap<object, ValidateFunction>();
+  private readonly cache = new WeakMap<object, SchemaCheck>();
 
   /** Returns the violations of `value` against `schema` (empty when valid). */
   validate(schema: JsonSchema, value: unknown): SchemaViolation[] {
-    if (schema === true) return [];
-    if (schema === false) return [{ pointer: "", keyword: "false", message: "no value is allowed" }];
-    let validator = this.cache.get(schema);
-    if (validator === undefined) {
+    return this.checkOf(schema)(value);
+  }
+
+  /**
+   * The check of `schema`: a function returning the violations of a value (empty when valid). Its
+   * ajv validator is compiled here, once per schema object; a caller that keeps the check (a call
+   * plan, runtime/boundary/call-plan.ts) looks nothing up per value.
+   */
+  checkOf(schema: JsonSchema): SchemaCheck {
+    if (schema === true) return noViolations;
+    if (schema === false) return nothingAllowed;
+    let check = this.cache.get(schema);
+    if (check === undefined) {
       this.ajv ??= createAjv();
-      validator = this.ajv.compile(schema as object);
-      this.cache.set(schema, validator);
+      check = checkWith(this.ajv.compile(schema as object));
+      this.cache.set(schema, check);
     }
+    return check;
+  }
+}
+
+/** What a compiled schema check returns for a value: its violations, empty when it is valid. */
+export type SchemaCheck = (value: unknown) => SchemaViolation[];
+
+const noViolations: SchemaCheck = () => [];
+const nothingAllowed: SchemaCheck = () => [{ pointer: "", keyword: "false", message: "no value is allowed" }];
+
+function checkWith(validator: ValidateFunction): SchemaCheck {
+  return (value) => {
     if (!validator(value)) return (validator.errors ?? []).map(toViolation);
     // ajv's number and integer checks accept Infinity and NaN, which JSON cannot carry: a response
     // number that overflowed to Infinity (`1e999`) must not pass, nor be projected. The walk that
@@ -78,7 +99,7 @@ export class ValidatorSet {
             message: `${found.pointer || "(root)"} must be a finite number (JSON has no Infinity or NaN)`,
           },
     ];
-  }
+  };
 }
 
 /**

@@ -43,12 +43,63 @@ const unboundHook = <T>(promise: Promise<T>): Promise<T> => promise;
 const jsonCopy = (value: unknown): unknown =>
   value === undefined ? null : JSON.parse(JSON.stringify(value));
 
-/** Runs one preflighted logical call; emits tool.start per attempt, tool.fallback, then tool.end or tool.error. */
-export async function runLogicalCall(
+/**
+ * Runs one preflighted logical call; emits tool.start per attempt, tool.fallback, then tool.end or
+ * tool.error. A call without fallbacks in a run nobody observes (no tool.end to emit) is its route's
+ * promise with a refusal handler: the same steps as the chain below without its own async frame, so
+ * one promise and one await fewer on every call's path (docs/runtime/execution-boundary.md).
+ */
+export function runLogicalCall(
   env: CallEnvironment,
   run: RunState,
   planned: PreflightedCall,
 ): Promise<ToolResult> {
+  if (planned.fallbacks.length > 0 || run.emitter.observed) return runChain(env, run, planned);
+  const primary = planned.primary;
+  const route = primary.prepared.route;
+  let pending: Promise<ToolResult>;
+  try {
+    run.throwIfStopped(route);
+    run.ledger.startCall(route);
+    pending = runRoute(env, run, primary, planned.index, false, { counted: false });
+  } catch (error) {
+    return failCall(run, planned.index, primary, new RouteFailure(error, 0, false));
+  }
+  return pending.then(undefined, (caught: unknown) =>
+    failCall(
+      run,
+      planned.index,
+      primary,
+      caught instanceof RouteFailure ? caught : new RouteFailure(caught, 0, false),
+    ),
+  );
+}
+
+/** tool.error for a call that ended without a result; rejects with its error (the run's stop first). */
+async function failCall(
+  run: RunState,
+  index: number,
+  current: PreflightedRoute,
+  failure: RouteFailure,
+): Promise<never> {
+  const error = run.stopError(current.prepared.route) ?? failure.error;
+  await run.emitter.emit("tool.error", {
+    callIndex: index,
+    tool: current.prepared.call.tool,
+    endpoint: current.prepared.call.endpoint,
+    code: codeOf(error),
+    message: eventMessage(
+      error,
+      run.config.includePayloads,
+      `${current.prepared.call.tool}.${current.prepared.call.endpoint}`,
+    ),
+    attempts: failure.attempts,
+  });
+  throw error;
+}
+
+/** A logical call with fallbacks, or in an observed run: each route in turn, with its events. */
+async function runChain(env: CallEnvironment, run: RunState, planned: PreflightedCall): Promise<ToolResult> {
   const started = performance.now();
   const index = planned.index;
   const routes: readonly PreflightedRoute[] =
@@ -94,21 +145,12 @@ export async function runLogicalCall(
     }
     throw new RouteFailure(exhaustedChain(planned, failures), failures.at(-1)?.attempts ?? 0, true);
   } catch (caught) {
-    const failure = caught instanceof RouteFailure ? caught : new RouteFailure(caught, 0, false);
-    const error = run.stopError(current.prepared.route) ?? failure.error;
-    await run.emitter.emit("tool.error", {
-      callIndex: index,
-      tool: current.prepared.call.tool,
-      endpoint: current.prepared.call.endpoint,
-      code: codeOf(error),
-      message: eventMessage(
-        error,
-        run.config.includePayloads,
-        `${current.prepared.call.tool}.${current.prepared.call.endpoint}`,
-      ),
-      attempts: failure.attempts,
-    });
-    throw error;
+    return failCall(
+      run,
+      index,
+      current,
+      caught instanceof RouteFailure ? caught : new RouteFailure(caught, 0, false),
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import { CallRefusedError, SchemaRouterError } from "../errors/errors.js";
 import type { ToolCall, ToolResult } from "../model/specs.js";
 import type { RunEvent } from "../traces/events.js";
 import { type CallEnvironment, runLogicalCall } from "./call.js";
-import { type ExecutionMode, type RunConfig, resolveRunConfig } from "./config.js";
+import { type ExecutionMode, type ResolvedRunConfig, type RunConfig, resolveRunConfig } from "./config.js";
 import type { RunEventListener } from "./emitter.js";
 import {
   type FallbackRoute,
@@ -45,21 +45,67 @@ export class GovernedRunner {
     config: RunConfig | undefined,
     options: RunOptions = NO_OPTIONS,
   ): Promise<ToolResult[]> {
-    return this.#run(input, config, options, false) as Promise<ToolResult[]>;
+    let resolved: ResolvedRunConfig;
+    try {
+      resolved = resolveRunConfig(config);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#run(input, resolved, options, false) as Promise<ToolResult[]>;
   }
 
-  /** One call as a run of its own: its result itself (no result list, no extra promise hop). */
+  /**
+   * One call as a run of its own: its result itself (no result list, no extra promise hop). A
+   * sequential run without a trace store emits no event anyone sees, so it is the same steps as
+   * `#run` without its async frame: the call's own promise, the run disposed when it settles.
+   */
   call(call: GovernedCall, config: RunConfig | undefined): Promise<ToolResult> {
-    return this.#run([call], config, NO_OPTIONS, true) as Promise<ToolResult>;
+    let resolved: ResolvedRunConfig;
+    try {
+      resolved = resolveRunConfig(config);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (resolved.mode === "parallelReadOnly" || resolved.traceStore !== undefined) {
+      return this.#run([call], resolved, NO_OPTIONS, true) as Promise<ToolResult>;
+    }
+    const run = new RunState(resolved, undefined, false);
+    const env = this.env();
+    let planned: PreflightedCall;
+    try {
+      // Detached before anything else, as in #run; refusals emit nothing (nobody observes the run).
+      const detached = detachCall(planCalls([call])[0]!, 0);
+      run.throwIfStopped();
+      planned = preflightCall(env.executor, detached, 0);
+    } catch (error) {
+      run.dispose();
+      return Promise.reject(error);
+    }
+    let pending: Promise<ToolResult>;
+    try {
+      pending = runLogicalCall(env, run, planned);
+    } catch (error) {
+      run.dispose();
+      return Promise.reject(error);
+    }
+    return pending.then(
+      (result) => {
+        run.dispose();
+        return result;
+      },
+      (error: unknown) => {
+        run.dispose();
+        throw error;
+      },
+    );
   }
 
   async #run(
     input: RunInput,
-    config: RunConfig | undefined,
+    resolved: ResolvedRunConfig,
     options: RunOptions,
     single: boolean,
   ): Promise<ToolResult[] | ToolResult> {
-    const resolved = resolveRunConfig(config);
     const mode = options.mode ?? resolved.mode;
     // Only a parallel run (a sibling's failure) and a stream (its consumer) cancel a run from outside.
     const run = new RunState(
