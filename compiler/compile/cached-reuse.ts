@@ -2,15 +2,18 @@
  * The reuse decision of an incremental compile answered from the compile cache, on the main thread
  * before any worker starts (docs/sources/openapi.md, "The compile cache"): the conditions of
  * `verifyReusable` (emit/incremental.ts) on the same files, with file digests and the artifact's
- * summary read from the cache (emit/compile-cache.ts) when nothing about the file changed.
+ * summary read from the cache (emit/compile-cache.ts) when nothing about the file changed, and the
+ * lock entry's stamp from the cache's record of the previous lockfile (emit/source-stamps.ts).
  */
 import { join, resolve } from "node:path";
 import { type LockedSource, readArtifactLayout } from "schemarouter/internal";
 import type { ResolvedConfig, SourceConfig } from "../config/config.js";
-import { bindingsCurrentCached, expectedStamps } from "../emit/bindings.js";
+import { bindingsCurrentCached } from "../emit/bindings.js";
 import type { CompileCache } from "../emit/compile-cache.js";
 import { isCurrentFormat, readIfPresent, reuseCandidate } from "../emit/incremental.js";
+import { bindingsInputs } from "../emit/inputs.js";
 import { type BindingTool, bindingToolsOf } from "../emit/router-bindings.js";
+import type { SourceStamps } from "../emit/source-stamps.js";
 import type { WrittenRecord } from "../emit/written-record.js";
 import { coverageOf, type SourceCoverage } from "./coverage.js";
 
@@ -36,6 +39,7 @@ export function verifyReusableCached(
   artifactPath: string,
   record: WrittenRecord | undefined,
   cache: CompileCache,
+  sourceStamps: SourceStamps,
 ): ReuseSummary | undefined {
   if (record === undefined) return undefined;
   const candidate = reuseCandidate(config, lockEntry, artifactPath);
@@ -58,7 +62,11 @@ export function verifyReusableCached(
     cache.setDerived("artifact", artifact.digest, summary);
   }
   if (summary === false) return undefined;
-  const stamps = expectedStamps(name, locked, resolved, templateText);
+  // `expectedStamps` (bindings.ts), the lock entry's part remembered per lockfile text (source-stamps.ts).
+  const stamps = {
+    bindings: bindingsInputs(name, locked.artifact.digest, resolved.runtimeImport, templateText),
+    source: sourceStamps.ofPrevious(name, config, locked),
+  };
   if (!bindingsCurrentCached(name, resolved, stamps, record, cache)) return undefined;
   return summary;
 }

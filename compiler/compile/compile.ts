@@ -21,11 +21,12 @@ import { bindingPaths, indexModule } from "../emit/bindings.js";
 import { CompileCache } from "../emit/compile-cache.js";
 import { type CompileEmbedder, loadEmbedder } from "../emit/embeddings.js";
 import { readPreviousLock, readPreviousState } from "../emit/incremental.js";
-import { lockText, type PreviousLockFile } from "../emit/lock-text.js";
+import { lockText, lockTextDigest, type PreviousLockFile } from "../emit/lock-text.js";
 import { buildLockfile, type CompiledSource } from "../emit/lockfile.js";
 import { OutputSink } from "../emit/output-sink.js";
 import { emitRetrievalIndex } from "../emit/retrieval-index.js";
 import { type BindingTool, routerBindingsType } from "../emit/router-bindings.js";
+import { SourceStamps } from "../emit/source-stamps.js";
 import type { SurfaceSegment } from "../emit/surface-segments.js";
 import type { ClientTemplate } from "../emit/template.js";
 import { readTemplateText } from "../emit/template.js";
@@ -167,20 +168,23 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const names = Object.keys(config.sources).sort(byCodeUnit);
   const jobs: SourceJob[] = names.map((name) => {
     const locked = incremental && embedder === undefined ? previousLock?.sources[name] : undefined;
-    return {
-      name,
-      ...(locked !== undefined ? { locked } : {}),
-      ...(record !== undefined
-        ? { recorded: record.entriesFor(Object.values(bindingPaths(config.outDir, name))) }
-        : {}),
-    };
+    return { name, ...(locked !== undefined ? { locked } : {}) };
   });
+  // The record's entries for a job's binding modules, for the jobs that are compiled (not reused).
+  const recordedFor = (name: string): Pick<SourceJob, "recorded"> =>
+    record === undefined
+      ? {}
+      : { recorded: record.entriesFor(Object.values(bindingPaths(config.outDir, name))) };
   const sink = new OutputSink(mode);
   const slots = new Map<string, Slot>();
   const refusals = new Map<string, RefusedOutcome>();
   // Each compiled source's retrieval-index segment, built while its artifact text is in memory.
   const segments = new SegmentQueue();
   const cache = record === undefined ? undefined : CompileCache.open(config.path, options.cache !== false);
+  const stamps =
+    cache === undefined
+      ? undefined
+      : new SourceStamps(cache, previousFile === undefined ? undefined : lockTextDigest(previousFile.text));
   let workers = 0;
   let output: Awaited<ReturnType<typeof finish>>;
   try {
@@ -191,10 +195,12 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
       const outcome =
         cache === undefined || job.locked === undefined
           ? undefined
-          : reusedFromCache(job, setting, record!, cache);
+          : reusedFromCache(job, setting, record!, cache, stamps!);
       if (outcome === undefined) {
         pending.push(
-          cache === undefined ? job : { name: job.name, ...(job.recorded ? { recorded: job.recorded } : {}) },
+          cache === undefined
+            ? { ...job, ...recordedFor(job.name) }
+            : { name: job.name, ...recordedFor(job.name) },
         );
         continue;
       }
@@ -216,7 +222,17 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
     });
     const firstRefused = names.find((name) => refusals.has(name));
     if (firstRefused !== undefined && options.keepGoing !== true) throw refusals.get(firstRefused)!.error;
-    output = await finish(names, slots, config, previousFile, sink, options, cache, await segments.drain());
+    output = await finish(
+      names,
+      slots,
+      config,
+      previousFile,
+      sink,
+      options,
+      cache,
+      stamps,
+      await segments.drain(),
+    );
     await sink.commit();
   } catch (error) {
     await sink.discard();
@@ -390,6 +406,7 @@ function reusedFromCache(
   setting: JobSetting,
   record: WrittenRecord,
   cache: CompileCache,
+  stamps: SourceStamps,
 ): ReusedOutcome | undefined {
   const started = performance.now();
   const { config } = setting;
@@ -402,6 +419,7 @@ function reusedFromCache(
     artifactPathOf(job.name, config),
     record,
     cache,
+    stamps,
   );
   if (summary === undefined) return undefined;
   const paths = bindingPaths(config.outDir, job.name);
@@ -495,6 +513,7 @@ async function finish(
   sink: OutputSink,
   options: CompileOptions,
   cache: CompileCache | undefined,
+  stamps: SourceStamps | undefined,
   built: Pick<ReadonlyMap<string, SurfaceSegment>, "get">,
 ): Promise<Omit<CompileResult, "refused" | "timings" | "reused" | "write"> & { reused: string[] }> {
   const previousLock = previousFile?.lock;
@@ -527,6 +546,7 @@ async function finish(
           artifacts: compiled.filter((s) => !previous.same.has(s.name)).map((s) => s.artifact),
         });
   const text = lockText(lock, previousFile, cache);
+  stamps?.remember(lockTextDigest(text), lock, config.sources);
   if (
     options.frozen === true &&
     (previous === undefined || serializeLockfile(previous.state.lock) !== text)

@@ -15,12 +15,12 @@
  * and hashed) and does not write it.
  */
 import { type BigIntStats, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { readRegularFileSync, sha256 } from "schemarouter/internal";
 import { SegmentStore } from "./surface-segments.js";
 import { COMPILER_VERSION } from "./version.js";
 import { writeAtomic } from "./write.js";
-import { cacheDirFor } from "./written-record.js";
+import { cacheDirFor, projectKey } from "./written-record.js";
 
 const CACHE_VERSION = 1;
 /** How long after a file's last change its digest starts to be trusted (git's racy-clean window, generously). */
@@ -178,7 +178,7 @@ export class CompileCache {
   }
 
   private key(path: string): string {
-    return relative(this.root, path).split("\\").join("/");
+    return projectKey(this.root, path);
   }
 }
 

@@ -226,6 +226,9 @@ function unionSorted(lists: readonly (readonly string[])[]): { keys: string[]; i
   return { keys, ids: lists.map((list) => Uint32Array.from(list, (key) => at.get(key)!)) };
 }
 
+/** Postings of one key up to this many are copied element by element (views cost more below it). */
+const SHORT_COPY = 32;
+
 /** Merges runs (in endpoint order) into the canonical vocabulary and postings. */
 export function mergeRuns(runs: readonly PostingRun[]): MergedPostings {
   // Same-field pairs first: their concept and unit keys stay in the vocabulary even without postings.
@@ -277,12 +280,23 @@ export function mergeRuns(runs: readonly PostingRun[]): MergedPostings {
   let base = 0;
   runs.forEach((run, r) => {
     const offset = base - run.shift;
+    const source = run.postings;
+    const masks = run.masks;
     const copy = (id: number, from: number, to: number): void => {
       const at = fill[id]!;
-      postings.set(run.postings.subarray(from, to), at);
-      postingMasks.set(run.masks.subarray(from, to), at);
-      if (offset !== 0) for (let p = at; p < at + to - from; p++) postings[p]! += offset;
-      fill[id] = at + to - from;
+      const count = to - from;
+      if (count > SHORT_COPY) {
+        postings.set(source.subarray(from, to), at);
+        postingMasks.set(masks.subarray(from, to), at);
+        if (offset !== 0) for (let p = at; p < at + count; p++) postings[p]! += offset;
+      } else {
+        // Most keys have a few postings: copied in place, without two views per key.
+        for (let k = 0; k < count; k++) {
+          postings[at + k] = source[from + k]! + offset;
+          postingMasks[at + k] = masks[from + k]!;
+        }
+      }
+      fill[id] = at + count;
     };
     const ids = merged.ids[r]!;
     for (let i = 0; i < run.keys.length; i++) copy(ids[i]!, run.from[i]!, run.to[i]!);

@@ -26,8 +26,16 @@ export function bindingsInputs(
     source,
     artifact: artifactDigest,
     runtimeImport,
-    template: sha256(templateText),
+    template: templateDigest(templateText),
   });
+}
+
+let lastTemplate: { readonly text: string; readonly digest: string } | undefined;
+
+/** The client template's digest, hashed once per template text rather than once per source. */
+function templateDigest(text: string): string {
+  if (lastTemplate?.text !== text) lastTemplate = { text, digest: sha256(text) };
+  return lastTemplate.digest;
 }
 
 export function sourceInputs(source: string, config: SourceConfig, locked: LockedSource): string {

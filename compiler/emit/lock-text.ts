@@ -29,7 +29,7 @@ export function lockText(
   const names = Object.keys(lock.sources).sort();
   if (names.length === 0) return remember(serializeLockfile(lock), cache);
   const spans =
-    previous !== undefined && cache?.derivedOf(WRITTEN_LOCK, sha256(previous.text)) === true
+    previous !== undefined && cache?.derivedOf(WRITTEN_LOCK, lockTextDigest(previous.text)) === true
       ? entrySpans(previous.text)
       : undefined;
   const head = serializeLockfile({ ...lock, sources: {} });
@@ -49,8 +49,19 @@ export function lockText(
 
 /** Records that this compiler wrote `text` (its digest), so the next compile may reuse its entries. */
 function remember(text: string, cache: CompileCache | undefined): string {
-  cache?.setDerived(WRITTEN_LOCK, sha256(text), true);
+  cache?.setDerived(WRITTEN_LOCK, lockTextDigest(text), true);
   return text;
+}
+
+let lastDigested: { readonly text: string; readonly digest: string } | undefined;
+
+/**
+ * The SHA-256 of a lockfile text; the last one is remembered, so the compile hashes the previous and
+ * the new lockfile (tens of MB in a large project) once each however many of its steps ask.
+ */
+export function lockTextDigest(text: string): string {
+  if (lastDigested?.text !== text) lastDigested = { text, digest: sha256(text) };
+  return lastDigested.digest;
 }
 
 /** One source entry as `serializeLockfile` writes it at its depth. */

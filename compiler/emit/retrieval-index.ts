@@ -89,13 +89,13 @@ export function emitRetrievalIndex(
       }),
     ),
   );
-  const written =
+  const found =
     cache === undefined || previous?.path !== pinned ? undefined : writtenIndex(cache, path, previous);
   // No artifact changed: the index on disk is exactly the one this compile would write.
-  if (written !== undefined && written.sources === identity) {
+  if (found !== undefined && found.written.sources === identity) {
     return { lock: pin(previous!.digest), path, bytes: undefined };
   }
-  const kept = written === undefined ? undefined : keptIndex(cache!, path, previous!.digest);
+  const kept = found === undefined ? undefined : keptIndex(cache!, path, previous!.digest, found.bytes);
   const segments = cache?.segments();
   const segmentFor = (source: CompiledSource): SurfaceSegment => {
     const digest = lock.sources[source.name]!.artifact.digest;
@@ -186,12 +186,13 @@ function countStretches(plan: readonly (CompiledSource | IndexedSection)[]): num
 /**
  * The cache's record of the previous index, when this compiler wrote it (the cache recorded it under
  * its digest), the previous lock pins that digest, and the file still has it; undefined otherwise.
+ * With the file's bytes when they had to be read to tell its digest (they are not read twice).
  */
 function writtenIndex(
   cache: CompileCache,
   path: string,
   previous: NonNullable<Lockfile["retrievalIndex"]>,
-): WrittenIndex | undefined {
+): { readonly written: WrittenIndex; readonly bytes?: Buffer } | undefined {
   const written = cache.derivedOf(WRITTEN_INDEX, previous.digest) as WrittenIndex | undefined;
   if (
     typeof written !== "object" ||
@@ -201,16 +202,22 @@ function writtenIndex(
     typeof written.sources !== "string"
   )
     return undefined;
-  return cache.digestOf(path)?.digest === previous.digest ? written : undefined;
+  const file = cache.digestOf(path);
+  if (file?.digest !== previous.digest) return undefined;
+  return file.bytes === undefined ? { written } : { written, bytes: file.bytes };
 }
 
-/** The previous index decoded, with its sources' sections; undefined when its bytes are not the pinned ones. */
+/**
+ * The previous index decoded, with its sources' sections; undefined when its bytes are not the pinned
+ * ones. `hashed`: the file's bytes, just read and found to have `digest` (else they are read here).
+ */
 function keptIndex(
   cache: CompileCache,
   path: string,
   digest: string,
+  hashed?: Buffer,
 ): { readonly data: RetrievalIndexData; readonly sections: IndexedSection[] } | undefined {
-  const bytes = cache.bytesOf(path, digest);
+  const bytes = hashed ?? cache.bytesOf(path, digest);
   if (bytes === undefined) return undefined;
   try {
     const data = decodeRetrievalIndex(bytes);

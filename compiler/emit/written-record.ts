@@ -8,7 +8,7 @@
  * binding module, and `--check` / `--frozen` never use the record at all.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { sha256 } from "schemarouter/internal";
 import { writeAtomic } from "./write.js";
 
@@ -89,8 +89,29 @@ export class WrittenRecord implements RecordView {
   }
 
   private key(path: string): string {
-    return relative(this.root, path).split("\\").join("/");
+    return projectKey(this.root, path);
   }
+}
+
+/** A non-empty run of path segments none of which is empty, `.` or `..` (what `join` leaves). */
+const PLAIN_TAIL = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+
+/**
+ * `relative(root, path)` with `/` separators: the key of a file in the written record and the compile
+ * cache. A path under `root` as `join` builds it (the usual case: thousands per compile) is cut
+ * instead of resolved; anything else goes through `relative`.
+ */
+export function projectKey(root: string, path: string): string {
+  if (
+    sep === "/" &&
+    path.length > root.length + 1 &&
+    path.startsWith(root) &&
+    path[root.length] === "/" &&
+    !root.endsWith("/") &&
+    PLAIN_TAIL.test(path.slice(root.length + 1))
+  )
+    return path.slice(root.length + 1);
+  return relative(root, path).split("\\").join("/");
 }
 
 /**
